@@ -1,0 +1,78 @@
+/**
+ * The one table of Stratos error and warning codes. Codes are API: add new ones, never rename or reuse one;
+ * a retired code stays here marked deprecated. `docs/errors.md` lists the same codes (a test compares them).
+ */
+export const errorCodes = {
+  // cli
+  STRATOS_CLI_USAGE: 'A command, flag or argument is unknown, missing or malformed.',
+  STRATOS_CLI_NODE_VERSION: 'Stratos needs Node.js 24 or newer.',
+
+  // manifest (workflow.yaml)
+  STRATOS_MANIFEST_UNREADABLE: 'workflow.yaml could not be read.',
+  STRATOS_MANIFEST_YAML_INVALID: 'workflow.yaml is not valid YAML.',
+  STRATOS_MANIFEST_NOT_MAPPING: 'workflow.yaml must be a mapping of fields.',
+  STRATOS_MANIFEST_FIELD_MISSING: 'A required manifest field is missing.',
+  STRATOS_MANIFEST_FIELD_UNKNOWN: 'The manifest has a field Stratos does not know.',
+  STRATOS_MANIFEST_FIELD_INVALID: 'A manifest field has the wrong type or format.',
+  STRATOS_MANIFEST_LEGACY_DESCRIPTION:
+    'The legacy description field must be replaced by shortDescription and longDescription.',
+  STRATOS_MANIFEST_NAME_INVALID: 'The workflow name is not lowercase kebab-case of at most 64 characters.',
+  STRATOS_MANIFEST_VERSION_INVALID: 'The version is not a semantic version string.',
+  STRATOS_MANIFEST_ENTRYPOINT_INVALID:
+    'The entrypoint is not a relative TypeScript path inside the workflow folder.',
+  STRATOS_MANIFEST_DESCRIPTION_BLANK: 'A description is empty or only whitespace.',
+  STRATOS_MANIFEST_DESCRIPTION_TOO_LONG: 'A description is over its hard limit in Unicode code points.',
+  STRATOS_MANIFEST_DESCRIPTION_OVER_TARGET: 'Warning: a description is over its authoring target.',
+  STRATOS_MANIFEST_DESCRIPTION_LINE_BREAK: 'shortDescription contains an internal line break.',
+
+  // discovery
+  STRATOS_WORKFLOW_NOT_FOUND: 'No discovered workflow has that name or directory.',
+  STRATOS_WORKFLOW_AMBIGUOUS: 'The name exists in both discovery roots; pass the directory path.',
+  STRATOS_WORKFLOW_DUPLICATE_NAME: 'Two workflows in one discovery root share a name.',
+
+  // contract (Zod schemas of workflow(...))
+  STRATOS_CONTRACT_NOT_WORKFLOW: 'The entrypoint does not default-export workflow({input, output, run}).',
+  STRATOS_CONTRACT_MODULE_FAILED: 'Evaluating the compiled workflow module threw.',
+  STRATOS_CONTRACT_NOT_OBJECT: 'The input or output schema is not an object schema.',
+  STRATOS_CONTRACT_DESCRIPTION_MISSING: 'A schema field has no description.',
+  STRATOS_CONTRACT_INPUT_NOT_STRICT: 'An input object accepts unknown fields.',
+  STRATOS_CONTRACT_UNSUPPORTED_TYPE: 'A schema uses a type that is not JSON-compatible.',
+  STRATOS_CONTRACT_UNREPRESENTABLE:
+    'A schema uses a transform, refinement or fallback that JSON Schema cannot describe.',
+  STRATOS_CONTRACT_RESERVED_FIELD: 'The top-level input field overrides is reserved.',
+  STRATOS_CONTRACT_REF_UNRESOLVED: 'An exported JSON Schema has a $ref that does not resolve inside it.',
+
+  // build
+  STRATOS_BUILD_ENTRYPOINT_MISSING: 'The workflow entrypoint file does not exist.',
+  STRATOS_BUILD_TYPE_ERROR: 'TypeScript reported an error in the workflow code.',
+  STRATOS_BUILD_COMPILER_FAILED: 'The TypeScript compiler could not be run.',
+  STRATOS_BUILD_PACKAGE_JSON_INVALID: "The workflow's package.json is not valid JSON.",
+  STRATOS_BUILD_COMMONJS_PACKAGE: "The workflow's package.json declares CommonJS.",
+  STRATOS_BUILD_SDK_SHADOWED: 'The workflow would load its own copy of @stratoscli/stratos.',
+  STRATOS_BUILD_ZOD_INCOMPATIBLE: 'The workflow declares a zod whose major version differs from the runtime.',
+  STRATOS_BUILD_DEPENDENCY_INSTALL_FAILED: "Installing the workflow's npm dependencies failed.",
+  STRATOS_BUILD_PACKAGE_TYPE_ADDED: 'Warning: "type": "module" was added to the workflow package.json.',
+  STRATOS_BUILD_GENERATED_TRACKED: 'Warning: a generated file is tracked by Git.',
+  STRATOS_BUILD_FAILED: 'One or more workflows failed to build.',
+
+  // invocation
+  STRATOS_INPUT_JSON_INVALID: 'The --input text is not a JSON object.',
+  STRATOS_INPUT_INVALID: 'The input does not match the workflow input schema.',
+  STRATOS_OUTPUT_INVALID: 'The value run returned does not match the output schema.',
+  STRATOS_RUN_FAILED: 'The workflow run function threw.',
+  STRATOS_RUN_CANCELLED: 'The run was cancelled.',
+  STRATOS_RUNTIME_NO_CONTEXT: 'An execution primitive was called outside a running workflow.',
+  STRATOS_RUNTIME_CONTEXT_CLOSED: 'The workflow invocation has ended; no new work can start.',
+
+  // mcp codegen
+  STRATOS_MCP_SERVER_NAME_INVALID: 'An MCP server key cannot be used as a wrapper file name.',
+  STRATOS_MCP_TOOL_NAME_DUPLICATE: 'An MCP server listed two tools with the same name.',
+
+  // configuration and settings
+  STRATOS_SETTINGS_INVALID: '~/.stratos/settings.json is malformed.',
+
+  // anything unexpected
+  STRATOS_INTERNAL: 'An unexpected error inside Stratos; please report it.',
+} as const;
+
+export type ErrorCode = keyof typeof errorCodes;

@@ -1,0 +1,16 @@
+/** Facts about this installed copy of Stratos: where its package folder is and which version it is. */
+import {readFileSync} from 'node:fs';
+import {dirname, join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+
+// Compiled files live in <package>/dist/internal/, sources in <package>/src/internal/: two levels up either way.
+export const packageDirectory: string = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+let cachedVersion: string | undefined;
+
+export function packageVersion(): string {
+  cachedVersion ??= (
+    JSON.parse(readFileSync(join(packageDirectory, 'package.json'), 'utf8')) as {version: string}
+  ).version;
+  return cachedVersion;
+}

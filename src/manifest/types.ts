@@ -1,0 +1,46 @@
+/** The parsed, validated shape of workflow.yaml (DECISIONS.md "Manifest fields"). */
+
+export interface HttpMcpServerConfig {
+  type: 'http';
+  url: string;
+  headers?: Record<string, string>;
+  auth?: OAuthConfig;
+}
+
+export interface OAuthConfig {
+  type: 'oauth';
+  clientId?: string;
+  clientSecret?: string;
+  scope?: string;
+  callbackPort?: number;
+  redirectUri?: string;
+  clientMetadataUrl?: string;
+}
+
+export interface StdioMcpServerConfig {
+  type: 'stdio';
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+export type McpServerConfig = HttpMcpServerConfig | StdioMcpServerConfig;
+
+export type TelemetryExporterConfig =
+  | {type: 'file'; path: string}
+  | {type: 'otlp'; protocol: 'http/json' | 'http/protobuf' | 'grpc'; endpoint: string; headers?: Record<string, string>};
+
+export interface WorkflowManifest {
+  name: string;
+  shortDescription: string;
+  longDescription: string;
+  version: string;
+  /** Relative path of the TypeScript entrypoint; `workflow.ts` when omitted. */
+  entrypoint: string;
+  mcp?: {servers: Record<string, McpServerConfig>};
+  /** Named agent configurations; their fields are validated by the agents module. */
+  agents?: Record<string, Record<string, unknown>>;
+  /** Named Decision configurations; their fields are validated by the decision module. */
+  decisions?: Record<string, Record<string, unknown>>;
+  telemetry?: {exporters: TelemetryExporterConfig[]};
+}
