@@ -28,7 +28,12 @@ export type McpServerConfig = HttpMcpServerConfig | StdioMcpServerConfig;
 
 export type TelemetryExporterConfig =
   | {type: 'file'; path: string}
-  | {type: 'otlp'; protocol: 'http/json' | 'http/protobuf' | 'grpc'; endpoint: string; headers?: Record<string, string>};
+  | {
+      type: 'otlp';
+      protocol: 'http/json' | 'http/protobuf' | 'grpc';
+      endpoint: string;
+      headers?: Record<string, string>;
+    };
 
 export interface WorkflowManifest {
   name: string;

@@ -1,0 +1,75 @@
+/** The formats of the identity fields of workflow.yaml: name, version and entrypoint. */
+
+/** Lowercase kebab-case workflow names (DECISIONS.md "Manifest fields"). */
+export const workflowNamePattern = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+/** The longest workflow name, in characters. */
+export const workflowNameMaxLength = 64;
+
+/** The grammar of semver.org 2.0.0 (its suggested regular expression), without a leading `v`. */
+const semanticVersionPattern =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+
+/** The entrypoint when the manifest names none. */
+export const defaultEntrypoint = 'workflow.ts';
+
+/**
+ * Why a workflow name is invalid, as a sentence, or undefined when it is valid.
+ *
+ * @example
+ * nameProblem('pr-review'); // undefined
+ * nameProblem('PR_Review'); // "it must be lowercase kebab-case ..."
+ */
+export function nameProblem(name: string): string | undefined {
+  if (name.length > workflowNameMaxLength) {
+    return `it has ${name.length} characters; the limit is ${workflowNameMaxLength}. Shorten it.`;
+  }
+  if (!workflowNamePattern.test(name)) {
+    const suggestion = suggestWorkflowName(name);
+    const example = suggestion === undefined ? '' : ` such as '${suggestion}'`;
+    return (
+      'it must be lowercase kebab-case: a lowercase letter first, then lowercase letters and digits, ' +
+      `with single hyphens between words${example}.`
+    );
+  }
+  return undefined;
+}
+
+/** True for a semantic version string such as `1.0.0` or `2.1.0-beta.1+build.5`. */
+export function isSemanticVersion(version: string): boolean {
+  return semanticVersionPattern.test(version);
+}
+
+/**
+ * Why an entrypoint path is invalid, as a sentence, or undefined when it is a relative `.ts` path that stays
+ * inside the workflow folder. Both separators count, so a manifest written on Windows is judged the same.
+ */
+export function entrypointProblem(entrypoint: string): string | undefined {
+  if (entrypoint.trim() === '') return 'it is empty. Name the TypeScript file, such as workflow.ts.';
+  if (/^[\\/]/.test(entrypoint) || /^[A-Za-z]:/.test(entrypoint) || entrypoint.startsWith('~')) {
+    return 'it is an absolute path. Write it relative to the workflow folder, such as workflow.ts.';
+  }
+  if (entrypoint.split(/[\\/]/).includes('..')) {
+    return "it leaves the workflow folder with '..'. Move the file inside the workflow folder.";
+  }
+  if (entrypoint.endsWith('.d.ts')) {
+    return 'it is a declaration file (.d.ts), which holds no code. Name the .ts file that default-exports the workflow.';
+  }
+  if (!entrypoint.endsWith('.ts') || /[\\/]$/.test(entrypoint.slice(0, -3)) || entrypoint === '.ts') {
+    return 'it must name a TypeScript file ending in .ts, such as workflow.ts.';
+  }
+  return undefined;
+}
+
+/** A kebab-case spelling of an invalid name, when one exists: `PR_Review` becomes `pr-review`. */
+function suggestWorkflowName(name: string): string | undefined {
+  const candidate = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^[^a-z]+/, '')
+    .replace(/-+$/, '');
+  return candidate !== '' && candidate.length <= workflowNameMaxLength && workflowNamePattern.test(candidate)
+    ? candidate
+    : undefined;
+}

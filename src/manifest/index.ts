@@ -1,0 +1,31 @@
+/** The workflow.yaml manifest: parsing, validation, description budgets and source locations. */
+export {
+  countCodePoints,
+  internalLineBreak,
+  longDescriptionLimit,
+  longDescriptionTarget,
+  shortDescriptionLimit,
+  shortDescriptionTarget,
+} from './descriptions.ts';
+export {
+  defaultEntrypoint,
+  entrypointProblem,
+  isSemanticVersion,
+  nameProblem,
+  workflowNameMaxLength,
+  workflowNamePattern,
+} from './field-formats.ts';
+export {formatPath, type LocateTarget, type ManifestLocator, type ManifestPath} from './locate.ts';
+export {mcpServerNamePattern} from './mcp-servers.ts';
+export {type ManifestParseResult, parseManifest} from './parse-manifest.ts';
+export {manifestFileName, readManifest} from './read-manifest.ts';
+export {otlpProtocols} from './telemetry.ts';
+export type {
+  HttpMcpServerConfig,
+  McpServerConfig,
+  OAuthConfig,
+  StdioMcpServerConfig,
+  TelemetryExporterConfig,
+  WorkflowManifest,
+} from './types.ts';
+export {manifestFields} from './validate-fields.ts';

@@ -1,0 +1,120 @@
+/** workflow.yaml text to a validated manifest, with every problem found and a locator for later modules. */
+import {isMap, LineCounter, parseDocument, visit, type YAMLError} from 'yaml';
+import {type Diagnostic, hasErrors, type SourceLocation} from '../errors/index.ts';
+import {
+  createManifestLocator,
+  type LocateTarget,
+  type ManifestPath,
+  nodeLocation,
+  offsetLocation,
+} from './locate.ts';
+import type {WorkflowManifest} from './types.ts';
+import {validateManifestFields} from './validate-fields.ts';
+import {createValidationContext, quote} from './validation-context.ts';
+
+/** The outcome of parsing one workflow.yaml. */
+export interface ManifestParseResult {
+  /** The validated manifest; set only when no diagnostic has severity 'error'. */
+  manifest: WorkflowManifest | undefined;
+  /** Every error and warning found, in source order. */
+  diagnostics: Diagnostic[];
+  /**
+   * The 1-based line and column of the node at a path such as `['mcp', 'servers', 'github', 'url']`, falling back
+   * to the nearest existing ancestor and then to line 1, column 1.
+   */
+  locate(path: ManifestPath, target?: LocateTarget): SourceLocation;
+}
+
+/**
+ * Parses and validates workflow.yaml text. Never throws for bad input: malformed YAML, a wrong shape or wrong
+ * fields become diagnostics (codes `STRATOS_MANIFEST_*`), all of them reported together.
+ *
+ * @param text The file's text.
+ * @param file The path put into every diagnostic location.
+ * @example
+ * const {manifest, diagnostics} = parseManifest('name: hello\n...', 'hello/workflow.yaml');
+ * if (manifest === undefined) for (const d of diagnostics) console.error(d.message);
+ */
+export function parseManifest(text: string, file: string): ManifestParseResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, {lineCounter, prettyErrors: false, strict: true, uniqueKeys: true});
+  const locate = createManifestLocator(doc, lineCounter, file);
+
+  const yamlProblems = [...doc.errors, ...doc.warnings].map((error) =>
+    yamlDiagnostic(error, text, file, lineCounter),
+  );
+  // An alias without its anchor is not an error to the library until the value is converted, so look for them here.
+  visit(doc, {
+    Alias(_, alias) {
+      if (alias.resolve(doc) !== undefined) return;
+      yamlProblems.push({
+        code: 'STRATOS_MANIFEST_YAML_INVALID',
+        severity: 'error',
+        message: `workflow.yaml uses the alias '*${alias.source}', but no '&${alias.source}' anchor comes before it. Define the anchor first or write the value out.`,
+        location: nodeLocation(file, lineCounter, alias) ?? {file, line: 1, column: 1},
+      });
+    },
+  });
+  if (yamlProblems.length > 0) return {manifest: undefined, diagnostics: sortBySource(yamlProblems), locate};
+
+  if (!isMap(doc.contents)) {
+    const empty = doc.contents === null;
+    const message = empty
+      ? 'workflow.yaml is empty. Write a mapping with at least name, shortDescription, longDescription and version.'
+      : 'workflow.yaml must be a mapping of fields such as name: and version:, not a single value or a list. ' +
+        'Write one field per line as key: value.';
+    const diagnostic: Diagnostic = {
+      code: 'STRATOS_MANIFEST_NOT_MAPPING',
+      severity: 'error',
+      message,
+      location: nodeLocation(file, lineCounter, doc.contents) ?? {file, line: 1, column: 1},
+    };
+    return {manifest: undefined, diagnostics: [diagnostic], locate};
+  }
+
+  const ctx = createValidationContext({file, text, doc, lineCounter, locate});
+  const manifest = validateManifestFields(ctx, doc.contents);
+  const diagnostics = sortBySource(ctx.diagnostics);
+  return {
+    manifest: hasErrors(diagnostics) || manifest === undefined ? undefined : manifest,
+    diagnostics,
+    locate,
+  };
+}
+
+function yamlDiagnostic(error: YAMLError, text: string, file: string, lineCounter: LineCounter): Diagnostic {
+  const location = offsetLocation(file, lineCounter, error.pos[0]);
+  const at = `line ${location.line}, column ${location.column}`;
+  let message: string;
+  if (error.code === 'DUPLICATE_KEY') {
+    message = `workflow.yaml has the key ${duplicateKeyName(text, error.pos[0])} more than once in the same mapping (${at}). Keep only one of them.`;
+  } else {
+    const reason = error.message.replace(/\.?\s*$/, '');
+    message = `workflow.yaml is not valid YAML at ${at}: ${reason}. Fix the syntax there.`;
+  }
+  return {code: 'STRATOS_MANIFEST_YAML_INVALID', severity: 'error', message, location};
+}
+
+/**
+ * The key of a duplicate pair, read from the source: the library drops the second pair from the document, and
+ * the error's own range covers only the key's first character.
+ */
+function duplicateKeyName(text: string, offset: number): string {
+  const line = text.slice(offset).split(/\r?\n/, 1)[0] ?? '';
+  const key = /^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|(.*?))\s*:(?:\s|$)/.exec(line);
+  const name = key?.[1] ?? key?.[2]?.replaceAll("''", "'") ?? key?.[3];
+  return name === undefined || name === '' ? 'shown there' : quote(name);
+}
+
+/** Source order reads best; the sort is stable, so findings at one position keep their validation order. */
+function sortBySource(diagnostics: Diagnostic[]): Diagnostic[] {
+  const position = (diagnostic: Diagnostic) => [
+    diagnostic.location?.line ?? 0,
+    diagnostic.location?.column ?? 0,
+  ];
+  return diagnostics.toSorted((a, b) => {
+    const [lineA = 0, columnA = 0] = position(a);
+    const [lineB = 0, columnB = 0] = position(b);
+    return lineA - lineB || columnA - columnB;
+  });
+}
