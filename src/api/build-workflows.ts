@@ -1,0 +1,41 @@
+import {buildWorkflow, type WorkflowBuildResult} from '../build/index.ts';
+import {discover, findWorkflow, type HostOptions, resolveHost} from './host.ts';
+import type {ProgressOptions} from './progress.ts';
+
+export interface BuildWorkflowsOptions extends HostOptions, ProgressOptions {
+  force?: boolean;
+}
+
+export interface BuildWorkflowsResult {
+  results: WorkflowBuildResult[];
+  ok: boolean;
+}
+
+/**
+ * Builds one workflow (a target) or every discovered workflow. A project-wide build reports each failure and
+ * continues with the rest.
+ */
+export async function buildWorkflows(
+  target: string | undefined,
+  options: BuildWorkflowsOptions = {},
+): Promise<BuildWorkflowsResult> {
+  const host = resolveHost(options);
+  const buildOptions = {
+    ...(options.force === undefined ? {} : {force: options.force}),
+    ...(options.onProgress === undefined ? {} : {onProgress: options.onProgress}),
+  };
+  if (target !== undefined) {
+    const result = await buildWorkflow(await findWorkflow(host, target), buildOptions);
+    return {results: [result], ok: result.status !== 'failed'};
+  }
+  const discovery = await discover(host);
+  const results: WorkflowBuildResult[] = [];
+  // One at a time: builds of one root share its node_modules links and .gitignore.
+  for (const handle of discovery.workflows) results.push(await buildWorkflow(handle, buildOptions));
+  for (const problem of discovery.problems) {
+    const culprit = results.find((r) => problem.location?.file.startsWith(r.directory));
+    culprit?.diagnostics.push(problem);
+    if (culprit !== undefined) culprit.status = 'failed';
+  }
+  return {results, ok: results.every((r) => r.status !== 'failed')};
+}

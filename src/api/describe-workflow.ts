@@ -1,0 +1,57 @@
+import {prepareWorkflow} from '../build/index.ts';
+import type {Diagnostic} from '../errors/index.ts';
+import {findWorkflow, type HostOptions, resolveHost} from './host.ts';
+import type {ProgressOptions} from './progress.ts';
+
+export interface WorkflowSchemas {
+  name: string;
+  input: Record<string, unknown>;
+  output: Record<string, unknown>;
+}
+
+export interface WorkflowDescription extends WorkflowSchemas {
+  shortDescription: string;
+  longDescription: string;
+  version: string;
+  directory: string;
+  warnings: Diagnostic[];
+}
+
+/** The manual and schemas of one workflow; builds it first when its build is absent or stale. */
+export async function describeWorkflow(
+  target: string,
+  options: HostOptions & ProgressOptions = {},
+): Promise<WorkflowDescription> {
+  const handle = await findWorkflow(resolveHost(options), target);
+  const prepared = await prepareWorkflow(handle, progressOption(options));
+  const manifest = handle.manifest!;
+  return {
+    name: handle.name,
+    shortDescription: manifest.shortDescription,
+    longDescription: manifest.longDescription,
+    version: manifest.version,
+    directory: handle.directory,
+    input: prepared.record.schemas.input,
+    output: prepared.record.schemas.output,
+    warnings: warningsOf(prepared.build?.diagnostics ?? handle.diagnostics),
+  };
+}
+
+/** Only the input and output JSON Schemas of one workflow. */
+export async function getWorkflowSchema(
+  target: string,
+  options: HostOptions & ProgressOptions = {},
+): Promise<WorkflowSchemas & {warnings: Diagnostic[]}> {
+  const {name, input, output, warnings} = await describeWorkflow(target, options);
+  return {name, input, output, warnings};
+}
+
+export function warningsOf(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.filter((d) => d.severity === 'warning');
+}
+
+export function progressOption(options: ProgressOptions): {
+  onProgress?: NonNullable<ProgressOptions['onProgress']>;
+} {
+  return options.onProgress === undefined ? {} : {onProgress: options.onProgress};
+}

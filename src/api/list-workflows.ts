@@ -1,0 +1,35 @@
+import {type BuildFreshness, checkBuildFreshness} from '../build/index.ts';
+import type {Diagnostic} from '../errors/index.ts';
+import {discover, type HostOptions, resolveHost} from './host.ts';
+
+export interface WorkflowSummary {
+  name: string;
+  shortDescription: string | undefined;
+  version: string | undefined;
+  directory: string;
+  root: 'project' | 'user' | 'path';
+  build: BuildFreshness;
+  diagnostics: Diagnostic[];
+}
+
+export interface ListWorkflowsResult {
+  workflows: WorkflowSummary[];
+  problems: Diagnostic[];
+}
+
+/** The catalog: names, short descriptions and build freshness. Builds, installs and connects nothing. */
+export async function listWorkflows(options: HostOptions = {}): Promise<ListWorkflowsResult> {
+  const discovery = await discover(resolveHost(options));
+  const workflows = await Promise.all(
+    discovery.workflows.map(async (handle) => ({
+      name: handle.name,
+      shortDescription: handle.manifest?.shortDescription.trim(),
+      version: handle.manifest?.version,
+      directory: handle.directory,
+      root: handle.root.kind,
+      build: await checkBuildFreshness(handle),
+      diagnostics: handle.diagnostics,
+    })),
+  );
+  return {workflows, problems: discovery.problems};
+}

@@ -1,0 +1,6 @@
+import type {BuildProgress} from '../build/index.ts';
+
+export interface ProgressOptions {
+  /** Called at the start of each long step (dependency install, compile); the CLI shows it on a terminal. */
+  onProgress?: (progress: BuildProgress) => void;
+}

@@ -1,0 +1,40 @@
+import {loadWorkflowDefinition, prepareWorkflow, resolveWorkflowPaths} from '../build/index.ts';
+import type {Diagnostic} from '../errors/index.ts';
+import {type InvocationResult, invokeWorkflow} from '../runtime/index.ts';
+import {progressOption, warningsOf} from './describe-workflow.ts';
+import {findWorkflow, type HostOptions, resolveHost} from './host.ts';
+import type {ProgressOptions} from './progress.ts';
+
+export interface RunWorkflowOptions extends HostOptions, ProgressOptions {
+  signal?: AbortSignal;
+}
+
+export type RunWorkflowResult = InvocationResult & {warnings: Diagnostic[]};
+
+/**
+ * Runs a workflow in the invocation directory: resolve, prepare (build when absent or stale), load, invoke.
+ * Resolution and build failures throw; failures of the invocation itself are returned with `ok: false`.
+ */
+export async function runWorkflow(
+  target: string,
+  input: unknown,
+  options: RunWorkflowOptions = {},
+): Promise<RunWorkflowResult> {
+  const host = resolveHost(options);
+  const handle = await findWorkflow(host, target);
+  const prepared = await prepareWorkflow(handle, progressOption(options));
+  const paths = resolveWorkflowPaths(handle);
+  const definition = await loadWorkflowDefinition(
+    prepared.record.compiledEntrypoint,
+    handle.name,
+    paths.entrypoint,
+  );
+  const result = await invokeWorkflow({
+    workflow: {name: handle.name, directory: handle.directory, manifest: handle.manifest!},
+    definition,
+    input,
+    invocationDirectory: host.cwd,
+    ...(options.signal === undefined ? {} : {signal: options.signal}),
+  });
+  return {...result, warnings: warningsOf(prepared.build?.diagnostics ?? handle.diagnostics)};
+}

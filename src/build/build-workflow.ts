@@ -1,0 +1,142 @@
+/**
+ * Builds one workflow: manifest check, shared SDK, ignore rules, dependencies, freshness, compile, contract check
+ * and schema export. A successful build writes its record last; a failed one leaves no record behind, so an old
+ * artifact is never used in its place.
+ */
+import {existsSync} from 'node:fs';
+import {rm} from 'node:fs/promises';
+import {basename} from 'node:path';
+import {checkWorkflowContract, collectUnresolvedRefs, exportJsonSchemas} from '../contract/index.ts';
+import type {WorkflowHandle} from '../discovery/index.ts';
+import type {Diagnostic} from '../errors/index.ts';
+import {hasErrors, isStratosError, StratosError} from '../errors/index.ts';
+import {packageVersion} from '../internal/package-info.ts';
+import {type BuildRecord, readBuildRecord, removeBuildRecord, writeBuildRecord} from './build-record.ts';
+import {compilerVersion, compileTypeScript} from './compiler.ts';
+import {computeBuildKey} from './freshness.ts';
+import {ensureIgnoreRules, findTrackedGeneratedFiles} from './ignore-rules.ts';
+import {loadWorkflowDefinition} from './load-definition.ts';
+import {ensureSharedSdk} from './shared-sdk.ts';
+import {prepareWorkflowPackage} from './workflow-package.ts';
+import {resolveWorkflowPaths} from './workflow-paths.ts';
+
+export type BuildStep = 'install' | 'compile' | 'check';
+
+export interface BuildProgress {
+  workflow: string;
+  step: BuildStep;
+  message: string;
+}
+
+export interface BuildWorkflowOptions {
+  /** Rebuild even when the build key is unchanged. */
+  force?: boolean;
+  onProgress?: (progress: BuildProgress) => void;
+}
+
+export interface WorkflowBuildResult {
+  name: string;
+  directory: string;
+  status: 'built' | 'reused' | 'failed';
+  diagnostics: Diagnostic[];
+  record?: BuildRecord;
+  durationMs: number;
+}
+
+export async function buildWorkflow(
+  handle: WorkflowHandle,
+  options: BuildWorkflowOptions = {},
+): Promise<WorkflowBuildResult> {
+  const started = performance.now();
+  const diagnostics: Diagnostic[] = [...handle.diagnostics];
+  const finish = (status: WorkflowBuildResult['status'], record?: BuildRecord): WorkflowBuildResult => ({
+    name: handle.name,
+    directory: handle.directory,
+    status,
+    diagnostics,
+    ...(record === undefined ? {} : {record}),
+    durationMs: Math.round(performance.now() - started),
+  });
+  if (handle.manifest === undefined || hasErrors(diagnostics)) return finish('failed');
+  const paths = resolveWorkflowPaths(handle);
+  const progress = (step: BuildStep, message: string) =>
+    options.onProgress?.({workflow: handle.name, step, message});
+  try {
+    if (!existsSync(paths.entrypoint)) {
+      diagnostics.push({
+        code: 'STRATOS_BUILD_ENTRYPOINT_MISSING',
+        severity: 'error',
+        message: `The entrypoint ${paths.entrypoint} does not exist. Write it (export default workflow({...})) or set 'entrypoint' in workflow.yaml.`,
+        location: {file: handle.locate(['entrypoint']).file, ...lineOf(handle, ['entrypoint'])},
+      });
+      return finish('failed');
+    }
+    await ensureSharedSdk(paths.root);
+    await ensureIgnoreRules(paths.root);
+    const pkg = await prepareWorkflowPackage(paths, () => progress('install', 'installing npm dependencies'));
+    diagnostics.push(...pkg.diagnostics);
+    const key = await computeBuildKey({directory: paths.directory});
+    const previous = await readBuildRecord(paths.buildRecord);
+    if (options.force !== true && previous?.key === key && existsSync(previous.compiledEntrypoint)) {
+      return finish('reused', previous);
+    }
+    await removeBuildRecord(paths.buildRecord);
+    await rm(paths.dist, {recursive: true, force: true});
+    progress('compile', 'compiling TypeScript');
+    const compiled = await compileTypeScript({
+      rootDir: paths.root,
+      outDir: paths.dist,
+      files: [paths.entrypoint],
+    });
+    diagnostics.push(...compiled.diagnostics);
+    if (!compiled.ok || hasErrors(diagnostics)) {
+      await rm(paths.dist, {recursive: true, force: true});
+      return finish('failed');
+    }
+    progress('check', 'checking the input and output schemas');
+    const definition = await loadWorkflowDefinition(paths.compiledEntrypoint, handle.name, paths.entrypoint);
+    const contract = checkWorkflowContract(definition).map((d) => ({
+      ...d,
+      location: d.location ?? {file: paths.entrypoint},
+    }));
+    diagnostics.push(...contract);
+    if (hasErrors(contract)) return finish('failed');
+    const schemas = exportJsonSchemas(definition);
+    const unresolved = [...collectUnresolvedRefs(schemas.input), ...collectUnresolvedRefs(schemas.output)];
+    if (unresolved.length > 0) {
+      throw new StratosError(
+        'STRATOS_INTERNAL',
+        `The exported JSON Schema of '${handle.name}' has references that do not resolve: ${unresolved.join(', ')}.`,
+      );
+    }
+    diagnostics.push(...(await findTrackedGeneratedFiles(paths.root, basename(paths.directory))));
+    const record: BuildRecord = {
+      format: 1,
+      key,
+      sdkVersion: packageVersion(),
+      compilerVersion: compilerVersion(),
+      builtAt: new Date().toISOString(),
+      compiledEntrypoint: paths.compiledEntrypoint,
+      schemas: schemas as BuildRecord['schemas'],
+    };
+    await writeBuildRecord(paths.buildRecord, record);
+    return finish('built', record);
+  } catch (error) {
+    if (!isStratosError(error)) throw error;
+    diagnostics.push({
+      code: error.code,
+      severity: 'error',
+      message: error.message,
+      ...(error.location === undefined ? {} : {location: error.location}),
+    });
+    return finish('failed');
+  }
+}
+
+function lineOf(handle: WorkflowHandle, path: string[]): {line?: number; column?: number} {
+  const location = handle.locate(path);
+  return {
+    ...(location.line === undefined ? {} : {line: location.line}),
+    ...(location.column === undefined ? {} : {column: location.column}),
+  };
+}

@@ -1,0 +1,127 @@
+/** The TypeScript compiler Stratos owns: its flags, its version, and a runner that returns diagnostics. */
+import {execFile} from 'node:child_process';
+import {readFileSync} from 'node:fs';
+import {createRequire} from 'node:module';
+import {dirname, join, resolve} from 'node:path';
+import type {Diagnostic} from '../errors/index.ts';
+import {StratosError} from '../errors/index.ts';
+
+const require = createRequire(import.meta.url);
+
+/** The flags every workflow is compiled with; part of the build key, so changing them rebuilds everything. */
+export const compilerFlags: readonly string[] = [
+  '--ignoreConfig',
+  '--strict',
+  '--target',
+  'es2022',
+  '--module',
+  'nodenext',
+  '--moduleResolution',
+  'nodenext',
+  '--noEmitOnError',
+  '--skipLibCheck',
+  '--types',
+  'node',
+  '--sourceMap',
+  '--pretty',
+  'false',
+];
+
+let cachedVersion: string | undefined;
+
+export function compilerVersion(): string {
+  cachedVersion ??= (
+    JSON.parse(readFileSync(require.resolve('typescript/package.json'), 'utf8')) as {version: string}
+  ).version;
+  return cachedVersion;
+}
+
+/** The native compiler binary shipped in the platform package, so no extra Node start-up is paid per build. */
+function compilerCommand(): {command: string; prefix: string[]} {
+  try {
+    const platformPackage = `@typescript/typescript-${process.platform}-${process.arch}/package.json`;
+    const exe = join(
+      dirname(require.resolve(platformPackage)),
+      'lib',
+      process.platform === 'win32' ? 'tsc.exe' : 'tsc',
+    );
+    return {command: exe, prefix: []};
+  } catch {
+    return {
+      command: process.execPath,
+      prefix: [join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc')],
+    };
+  }
+}
+
+export interface CompileOptions {
+  /** Compilation root: the discovery root, mirrored below `outDir`. */
+  rootDir: string;
+  outDir: string;
+  files: readonly string[];
+}
+
+export interface CompileResult {
+  ok: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export async function compileTypeScript(options: CompileOptions): Promise<CompileResult> {
+  const {command, prefix} = compilerCommand();
+  const args = [
+    ...prefix,
+    ...compilerFlags,
+    '--rootDir',
+    options.rootDir,
+    '--outDir',
+    options.outDir,
+    ...options.files,
+  ];
+  return new Promise((resolvePromise, reject) => {
+    execFile(command, args, {cwd: options.rootDir, maxBuffer: 64 * 1024 * 1024}, (error, stdout, stderr) => {
+      const diagnostics = parseCompilerOutput(stdout, options.rootDir);
+      if (error === null) return resolvePromise({ok: true, diagnostics});
+      if (diagnostics.length > 0) return resolvePromise({ok: false, diagnostics});
+      reject(
+        new StratosError(
+          'STRATOS_BUILD_COMPILER_FAILED',
+          `The TypeScript compiler could not be run (${command}): ${stderr.trim() || error.message}`,
+          {cause: error},
+        ),
+      );
+    });
+  });
+}
+
+const diagnosticLine = /^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/;
+const globalLine = /^(error|warning) (TS\d+): (.*)$/;
+
+/** Parses `--pretty false` output: `file(line,col): error TS1234: message` plus indented continuation lines. */
+export function parseCompilerOutput(output: string, cwd: string): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const line of output.split(/\r?\n/)) {
+    const located = diagnosticLine.exec(line);
+    if (located !== null) {
+      const [, file, row, column, severity, tsCode, message] = located;
+      diagnostics.push({
+        code: 'STRATOS_BUILD_TYPE_ERROR',
+        severity: severity === 'warning' ? 'warning' : 'error',
+        message: `${tsCode}: ${message}`,
+        location: {file: resolve(cwd, file!), line: Number(row), column: Number(column)},
+      });
+      continue;
+    }
+    const global = globalLine.exec(line);
+    if (global !== null) {
+      diagnostics.push({
+        code: 'STRATOS_BUILD_TYPE_ERROR',
+        severity: 'error',
+        message: `${global[2]}: ${global[3]}`,
+      });
+      continue;
+    }
+    const last = diagnostics.at(-1);
+    if (last !== undefined && line.trim() !== '') last.message += `\n${line.trimEnd()}`;
+  }
+  return diagnostics;
+}

@@ -1,0 +1,19 @@
+/** Whether a workflow's current build can be reused, without building anything. */
+import {existsSync} from 'node:fs';
+import type {WorkflowHandle} from '../discovery/index.ts';
+import {hasErrors} from '../errors/index.ts';
+import {readBuildRecord} from './build-record.ts';
+import {computeBuildKey} from './freshness.ts';
+import {resolveWorkflowPaths} from './workflow-paths.ts';
+
+/** `fresh`: reusable; `stale`: sources changed; `absent`: never built (or the last build failed); `invalid`: bad manifest. */
+export type BuildFreshness = 'fresh' | 'stale' | 'absent' | 'invalid';
+
+export async function checkBuildFreshness(handle: WorkflowHandle): Promise<BuildFreshness> {
+  if (handle.manifest === undefined || hasErrors(handle.diagnostics)) return 'invalid';
+  const paths = resolveWorkflowPaths(handle);
+  const record = await readBuildRecord(paths.buildRecord);
+  if (record === undefined || !existsSync(record.compiledEntrypoint)) return 'absent';
+  const key = await computeBuildKey({directory: paths.directory}).catch(() => undefined);
+  return key === record.key ? 'fresh' : 'stale';
+}

@@ -1,0 +1,109 @@
+/**
+ * The discovery root's one shared SDK: `<root>/node_modules/@stratoscli/stratos` links to the running CLI's own
+ * package folder, so workflow code and the runtime load the same module instance (and so share one
+ * AsyncLocalStorage). `zod` and `@types/node` are bridged the same way: `import {z} from 'zod'` needs no
+ * package.json in the workflow, and schema objects are never split across two Zod copies.
+ */
+import {lstat, mkdir, readlink, realpath, rename, symlink, unlink} from 'node:fs/promises';
+import {createRequire} from 'node:module';
+import {dirname, join} from 'node:path';
+import {StratosError} from '../errors/index.ts';
+import {writeFileAtomic} from '../internal/atomic-write.ts';
+import {isRecord, readJsonFile} from '../internal/json-file.ts';
+import {packageDirectory, packageVersion} from '../internal/package-info.ts';
+
+const require = createRequire(import.meta.url);
+
+const rootMarker = 'Managed by Stratos: the shared SDK of this discovery root. Do not edit.';
+
+export interface BridgedPackage {
+  name: string;
+  directory: string;
+}
+
+export async function bridgedPackages(): Promise<BridgedPackage[]> {
+  return [
+    {name: '@stratoscli/stratos', directory: await realpath(packageDirectory)},
+    {name: 'zod', directory: dirname(require.resolve('zod/package.json'))},
+    {name: '@types/node', directory: dirname(require.resolve('@types/node/package.json'))},
+  ];
+}
+
+let zodVersionCache: string | undefined;
+
+export async function bridgedZodVersion(): Promise<string> {
+  zodVersionCache ??= ((await readJsonFile(require.resolve('zod/package.json'))) as {version: string})
+    .version;
+  return zodVersionCache;
+}
+
+/** Makes `<root>` resolve the bridged packages. Idempotent and cheap when the links are already right. */
+export async function ensureSharedSdk(root: string): Promise<void> {
+  await mkdir(root, {recursive: true});
+  await ensureRootPackageJson(root);
+  for (const bridged of await bridgedPackages()) {
+    await ensureLink(join(root, 'node_modules', bridged.name), bridged.directory);
+  }
+}
+
+async function ensureRootPackageJson(root: string): Promise<void> {
+  const file = join(root, 'package.json');
+  let existing: unknown;
+  try {
+    existing = await readJsonFile(file);
+  } catch (error) {
+    throw new StratosError(
+      'STRATOS_BUILD_PACKAGE_JSON_INVALID',
+      `${file} is not valid JSON; fix or remove it.`,
+      {
+        cause: error,
+        location: {file},
+      },
+    );
+  }
+  if (existing === undefined) {
+    const content = {
+      private: true,
+      type: 'module',
+      description: rootMarker,
+      stratos: {sdkVersion: packageVersion()},
+    };
+    await writeFileAtomic(file, `${JSON.stringify(content, null, 2)}\n`);
+    return;
+  }
+  if (!isRecord(existing) || existing.type !== 'module') {
+    throw new StratosError(
+      'STRATOS_BUILD_COMMONJS_PACKAGE',
+      `${file} does not declare "type": "module". Workflows are ES modules; set "type": "module" or remove the file so Stratos can write its own.`,
+      {location: {file}},
+    );
+  }
+}
+
+async function ensureLink(linkPath: string, target: string): Promise<void> {
+  let current: string | undefined;
+  try {
+    const stats = await lstat(linkPath);
+    if (!stats.isSymbolicLink()) {
+      throw new StratosError(
+        'STRATOS_BUILD_SDK_SHADOWED',
+        `${linkPath} is a real folder, not the link Stratos manages, so workflow code would load another copy. Remove it; Stratos links the package itself.`,
+        {location: {file: linkPath}},
+      );
+    }
+    current = await readlink(linkPath);
+  } catch (error) {
+    if (!(error instanceof Error && (error as NodeJS.ErrnoException).code === 'ENOENT')) throw error;
+  }
+  if (current === target) return;
+  await mkdir(dirname(linkPath), {recursive: true});
+  // Link beside and rename over: a concurrent build never sees a missing link.
+  const temporary = `${linkPath}.${process.pid}.${Date.now()}.tmp`;
+  await symlink(target, temporary, 'dir');
+  try {
+    await rename(temporary, linkPath);
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    throw error;
+  }
+}

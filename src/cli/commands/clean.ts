@@ -1,0 +1,20 @@
+import {cleanWorkflows} from '../../api/index.ts';
+import {type CommandHandler, workflowTarget} from '../command.ts';
+
+export const cleanCommand: CommandHandler = async (command, context) => {
+  const results = await cleanWorkflows(workflowTarget(command), {cwd: context.cwd, env: context.env});
+  const removed = results.reduce((sum, r) => sum + r.removed.length, 0);
+  const human = results
+    .map(
+      (r) =>
+        `${r.name}: ${r.removed.length === 0 ? 'nothing to remove' : `removed ${r.removed.join(', ')}`}\n`,
+    )
+    .join('');
+  return {
+    ok: true,
+    message: `Removed ${removed} generated ${removed === 1 ? 'path' : 'paths'}`,
+    data: {workflows: results},
+    warnings: [],
+    human: human || 'No workflows found.\n',
+  };
+};

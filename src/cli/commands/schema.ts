@@ -1,0 +1,14 @@
+import {getWorkflowSchema} from '../../api/index.ts';
+import type {CommandHandler} from '../command.ts';
+import {requireTarget} from './require-target.ts';
+
+export const schemaCommand: CommandHandler = async (command, context) => {
+  const target = requireTarget(command, 'schema');
+  const {warnings, ...data} = await getWorkflowSchema(target, {
+    cwd: context.cwd,
+    env: context.env,
+    onProgress: context.progress,
+  });
+  const human = `${JSON.stringify({input: data.input, output: data.output}, null, 2)}\n`;
+  return {ok: true, message: `Schemas of workflow '${data.name}'`, data, warnings, human};
+};

@@ -1,0 +1,143 @@
+/**
+ * argv -> command -> api call -> output. The only module that writes stdout/stderr or decides the exit code.
+ * In --json mode stdout carries exactly one envelope: everything else the process prints goes to stderr.
+ */
+import {parseArgs} from 'node:util';
+import {isStratosError, StratosError} from '../errors/index.ts';
+import {packageVersion} from '../internal/package-info.ts';
+import type {CommandContext, CommandOutput, CommandSpec, ParsedCommand} from './command.ts';
+import {findCommand} from './commands/table.ts';
+import {commandHelp, rootHelp} from './help.ts';
+import {failureEnvelope, successEnvelope} from './output/envelope.ts';
+import {formatDiagnostic} from './output/format-diagnostic.ts';
+import {formatError} from './output/print-error.ts';
+import {createPainter} from './output/style.ts';
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stderrIsTTY: boolean;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}
+
+/** Runs one CLI command and returns its exit code: 0 on success or warnings only, 1 on failure. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const json = argv.includes('--json');
+  const paint = createPainter({isTTY: io.stderrIsTTY && !json}, io.env);
+  const words = argv.filter((arg) => !arg.startsWith('-'));
+  if (argv.length === 0 || (words.length === 0 && (argv.includes('--help') || argv.includes('-h')))) {
+    io.stdout(rootHelp());
+    return 0;
+  }
+  if (words.length === 0 && argv.includes('--version')) {
+    io.stdout(
+      json
+        ? `${JSON.stringify(successEnvelope(packageVersion(), {version: packageVersion()}))}\n`
+        : `${packageVersion()}\n`,
+    );
+    return 0;
+  }
+  const found = findCommand(argv[0] === 'help' ? argv.slice(1) : argv);
+  try {
+    if (found === undefined) {
+      throw new StratosError(
+        'STRATOS_CLI_USAGE',
+        `Unknown command '${argv.filter((a) => !a.startsWith('-')).join(' ') || argv.join(' ')}'. Run 'stratos --help' for the list of commands.`,
+      );
+    }
+    const rest = argv.slice(found.consumed);
+    if (argv[0] === 'help' || rest.includes('--help') || rest.includes('-h')) {
+      io.stdout(commandHelp(found.spec));
+      return 0;
+    }
+    const parsed = parseCommand(found.spec, rest);
+    const context: CommandContext = {
+      json,
+      cwd: io.cwd,
+      env: io.env,
+      paint,
+      signal: io.signal,
+      progress: (progress) => {
+        if (!json && io.stderrIsTTY && io.env.CI === undefined)
+          io.stderr(paint(`${progress.workflow}: ${progress.message}…\n`, 'dim'));
+      },
+    };
+    const handler = await found.spec.load();
+    return render(await handler(parsed, context), json, io, paint);
+  } catch (error) {
+    const stratosError = isStratosError(error)
+      ? error
+      : new StratosError(
+          'STRATOS_INTERNAL',
+          `Unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+          {
+            cause: error,
+          },
+        );
+    if (stratosError.code === 'STRATOS_INTERNAL' && error instanceof Error && error.stack !== undefined) {
+      io.stderr(`${error.stack}\n`);
+    }
+    return render({ok: false, error: stratosError, warnings: []}, json, io, paint);
+  }
+}
+
+function render(
+  output: CommandOutput,
+  json: boolean,
+  io: CliIo,
+  paint: ReturnType<typeof createPainter>,
+): number {
+  if (json) {
+    const envelope = output.ok
+      ? successEnvelope(output.message, output.data, output.warnings)
+      : failureEnvelope(output.error, output.warnings);
+    io.stdout(`${JSON.stringify(envelope)}\n`);
+    return output.ok ? 0 : 1;
+  }
+  if (output.ok) {
+    io.stdout(output.human);
+    // list already shows its findings inline; other commands report warnings on stderr.
+    if (!output.human.includes('warning'))
+      for (const w of output.warnings) io.stderr(`${formatDiagnostic(w, paint)}\n`);
+    return 0;
+  }
+  if (output.human !== undefined) io.stderr(output.human);
+  io.stderr(formatError(output.error, paint));
+  return 1;
+}
+
+function parseCommand(spec: CommandSpec, args: string[]): ParsedCommand {
+  const options = Object.fromEntries(
+    Object.entries(spec.options).map(([name, option]) => [
+      name,
+      option.short === undefined ? {type: option.type} : {type: option.type, short: option.short},
+    ]),
+  );
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({args, options, allowPositionals: true, strict: true});
+  } catch (error) {
+    throw new StratosError(
+      'STRATOS_CLI_USAGE',
+      `${error instanceof Error ? error.message : String(error)} Usage: ${spec.usage}`,
+      {cause: error},
+    );
+  }
+  if (parsed.positionals.length > spec.positionals.length) {
+    throw new StratosError(
+      'STRATOS_CLI_USAGE',
+      `Too many arguments for 'stratos ${spec.name}': ${parsed.positionals.join(' ')}. Usage: ${spec.usage}`,
+    );
+  }
+  const target = parsed.positionals[0];
+  const name = parsed.values.name;
+  if (target !== undefined && typeof name === 'string' && name !== target) {
+    throw new StratosError(
+      'STRATOS_CLI_USAGE',
+      `The target '${target}' and --name '${name}' differ; they mean the same thing, so pass one of them.`,
+    );
+  }
+  return {positionals: parsed.positionals, values: parsed.values as ParsedCommand['values']};
+}

@@ -1,0 +1,69 @@
+/** Turns a CLI target (a workflow name or a workflow folder path) into exactly one workflow handle. */
+import {existsSync} from 'node:fs';
+import {homedir} from 'node:os';
+import {dirname, join, resolve} from 'node:path';
+import {StratosError} from '../errors/index.ts';
+import {readWorkflowFolder} from './discover-workflows.ts';
+import type {DiscoveryResult, WorkflowHandle} from './types.ts';
+
+/** A target names a folder when it looks like a path; otherwise it is a workflow name. */
+export function isPathTarget(target: string): boolean {
+  return target.includes('/') || target.includes('\\') || target.startsWith('.') || target.startsWith('~');
+}
+
+export async function resolveWorkflow(
+  target: string,
+  discovery: DiscoveryResult,
+  cwd: string,
+): Promise<WorkflowHandle> {
+  if (isPathTarget(target)) return resolvePathTarget(target, discovery, cwd);
+  const matches = discovery.workflows.filter((w) => w.name === target);
+  if (matches.length === 0) {
+    const where = discovery.roots.map((r) => r.directory).join(' or ');
+    throw new StratosError(
+      'STRATOS_WORKFLOW_NOT_FOUND',
+      `Workflow '${target}' was not found in ${where}. Run 'stratos list' to see the discovered workflows.`,
+      {details: {target, roots: discovery.roots.map((r) => r.directory)}},
+    );
+  }
+  const roots = new Set(matches.map((m) => m.root.directory));
+  if (roots.size < matches.length) {
+    throw new StratosError(
+      'STRATOS_WORKFLOW_DUPLICATE_NAME',
+      `Workflow name '${target}' is used by ${matches.length} folders in one discovery root: ${matches.map((m) => m.directory).join(', ')}. Rename one, or pass the folder path as the target.`,
+      {details: {target, paths: matches.map((m) => m.directory)}},
+    );
+  }
+  if (matches.length > 1) {
+    throw new StratosError(
+      'STRATOS_WORKFLOW_AMBIGUOUS',
+      `Workflow '${target}' exists in more than one discovery root: ${matches.map((m) => m.directory).join(' and ')}. Pass the folder path of the one you mean as the target, for example 'stratos run ${matches[0]!.directory}'.`,
+      {details: {target, paths: matches.map((m) => m.directory)}},
+    );
+  }
+  return matches[0]!;
+}
+
+async function resolvePathTarget(
+  target: string,
+  discovery: DiscoveryResult,
+  cwd: string,
+): Promise<WorkflowHandle> {
+  const expanded = target.startsWith('~/') ? join(homedir(), target.slice(2)) : target;
+  const directory = resolve(cwd, expanded);
+  const known = discovery.workflows.find((w) => w.directory === directory);
+  if (known !== undefined) return known;
+  const root = discovery.roots.find((r) => r.directory === dirname(directory)) ?? {
+    kind: 'path' as const,
+    directory: dirname(directory),
+  };
+  const handle = existsSync(directory) ? await readWorkflowFolder(directory, root) : undefined;
+  if (handle === undefined) {
+    throw new StratosError(
+      'STRATOS_WORKFLOW_NOT_FOUND',
+      `No workflow folder at ${directory}: it needs a workflow.yaml. Run 'stratos list' to see the discovered workflows.`,
+      {details: {target, path: directory}},
+    );
+  }
+  return handle;
+}

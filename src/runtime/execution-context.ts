@@ -1,0 +1,61 @@
+/**
+ * The execution context of one workflow invocation, carried by AsyncLocalStorage so it follows awaited and
+ * parallel work without a mutable global "current workflow". Primitives read it; workflow code never passes it.
+ */
+import {AsyncLocalStorage} from 'node:async_hooks';
+import {StratosError} from '../errors/index.ts';
+import type {WorkflowManifest} from '../manifest/index.ts';
+import type {ResourceRegistry} from './resource-registry.ts';
+
+/** `overrides` of an invocation input: named agent and decision settings that replace workflow.yaml fields. */
+export interface InvocationOverrides {
+  agents?: Record<string, Record<string, unknown>>;
+  decisions?: Record<string, Record<string, unknown>>;
+}
+
+export interface ExecutionContext {
+  executionId: string;
+  /** The execution id of the top-level run this invocation belongs to (its own id when it is the top). */
+  rootExecutionId: string;
+  workflow: {name: string; directory: string; manifest: WorkflowManifest};
+  /** Where the workflow was invoked from; the process directory is never changed. */
+  invocationDirectory: string;
+  overrides: InvocationOverrides;
+  /** Names of the active ancestor workflows, outermost first (for cycle checks). */
+  ancestors: readonly string[];
+  abortController: AbortController;
+  resources: ResourceRegistry;
+  startedAt: Date;
+}
+
+const storage = new AsyncLocalStorage<ExecutionContext>();
+
+export function runInExecutionContext<T>(context: ExecutionContext, fn: () => T): T {
+  return storage.run(context, fn);
+}
+
+/** The running invocation's context, or undefined outside any workflow. */
+export function findExecutionContext(): ExecutionContext | undefined {
+  return storage.getStore();
+}
+
+/**
+ * The running invocation's context for an execution primitive.
+ * @throws STRATOS_RUNTIME_NO_CONTEXT outside a running workflow; STRATOS_RUNTIME_CONTEXT_CLOSED after it ended.
+ */
+export function requireExecutionContext(primitive: string): ExecutionContext {
+  const context = storage.getStore();
+  if (context === undefined) {
+    throw new StratosError(
+      'STRATOS_RUNTIME_NO_CONTEXT',
+      `${primitive} was called outside a running workflow. Call it from a workflow's run function (started by 'stratos run' or a child-workflow wrapper), not at module level or from plain scripts.`,
+    );
+  }
+  if (context.resources.closed) {
+    throw new StratosError(
+      'STRATOS_RUNTIME_CONTEXT_CLOSED',
+      `${primitive} was called after workflow '${context.workflow.name}' (execution ${context.executionId}) ended. Await all work inside run.`,
+    );
+  }
+  return context;
+}
