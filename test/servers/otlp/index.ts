@@ -1,0 +1,8 @@
+export type {
+  OtlpProtocol,
+  OtlpReceiver,
+  OtlpReceiverOptions,
+  ReceivedRequest,
+  ReceivedSpan,
+} from './receiver.ts';
+export {startOtlpReceiver, TRACES_PATH} from './receiver.ts';
