@@ -21,6 +21,7 @@ export async function buildWorkflows(
 ): Promise<BuildWorkflowsResult> {
   const host = resolveHost(options);
   const buildOptions = {
+    explicit: true,
     ...(options.force === undefined ? {} : {force: options.force}),
     ...(options.onProgress === undefined ? {} : {onProgress: options.onProgress}),
   };

@@ -16,6 +16,7 @@ import {compilerVersion, compileTypeScript} from './compiler.ts';
 import {computeBuildKey} from './freshness.ts';
 import {ensureIgnoreRules, findTrackedGeneratedFiles} from './ignore-rules.ts';
 import {loadWorkflowDefinition} from './load-definition.ts';
+import {prepareMcpWrappers} from './mcp-preparation.ts';
 import {ensureSharedSdk} from './shared-sdk.ts';
 import {prepareWorkflowPackage} from './workflow-package.ts';
 import {resolveWorkflowPaths} from './workflow-paths.ts';
@@ -31,6 +32,8 @@ export interface BuildProgress {
 export interface BuildWorkflowOptions {
   /** Rebuild even when the build key is unchanged. */
   force?: boolean;
+  /** An explicit `stratos build` (as opposed to preparation for run, describe or schema). */
+  explicit?: boolean;
   onProgress?: (progress: BuildProgress) => void;
 }
 
@@ -75,7 +78,10 @@ export async function buildWorkflow(
     await ensureIgnoreRules(paths.root);
     const pkg = await prepareWorkflowPackage(paths, () => progress('install', 'installing npm dependencies'));
     diagnostics.push(...pkg.diagnostics);
-    const key = await computeBuildKey({directory: paths.directory});
+    const mcp = await prepareMcpWrappers(handle, paths, {explicit: options.explicit === true});
+    diagnostics.push(...mcp.diagnostics);
+    if (hasErrors(mcp.diagnostics)) return finish('failed');
+    const key = await computeBuildKey({directory: paths.directory, extra: mcp.keyInputs});
     const previous = await readBuildRecord(paths.buildRecord);
     if (options.force !== true && previous?.key === key && existsSync(previous.compiledEntrypoint)) {
       return finish('reused', previous);

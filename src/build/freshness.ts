@@ -9,8 +9,11 @@ import {packageVersion} from '../internal/package-info.ts';
 import {compilerFlags, compilerVersion} from './compiler.ts';
 import {bridgedZodVersion} from './shared-sdk.ts';
 
-/** Folders inside a workflow that Stratos or npm own: never authored input. */
-const ownedFolders = new Set(['dist', 'generated', 'node_modules', '.git']);
+/**
+ * Folders inside a workflow that are never compiler input. `generated/` is not among them: its MCP wrappers are
+ * compiled with the workflow, so a changed wrapper changes the key.
+ */
+const ownedFolders = new Set(['dist', 'node_modules', '.git']);
 
 /** Build-key format; bump it when the meaning of a build record changes. */
 export const buildFormat = 1;
