@@ -5,6 +5,7 @@
 import {AsyncLocalStorage} from 'node:async_hooks';
 import {StratosError} from '../errors/index.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
+import type {InvocationTelemetry} from '../telemetry/index.ts';
 import type {ResourceRegistry} from './resource-registry.ts';
 
 /** `overrides` of an invocation input: named agent and decision settings that replace workflow.yaml fields. */
@@ -25,6 +26,8 @@ export interface ExecutionContext {
   ancestors: readonly string[];
   abortController: AbortController;
   resources: ResourceRegistry;
+  /** Records operations (spans and run events) of this invocation: `context.telemetry.operation(...)`. */
+  telemetry: InvocationTelemetry;
   startedAt: Date;
 }
 

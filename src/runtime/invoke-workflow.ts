@@ -13,6 +13,7 @@ import {
 import {isStratosError, StratosError, WorkflowInputError} from '../errors/index.ts';
 import {isRecord} from '../internal/json-file.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
+import {silentTelemetry} from '../telemetry/index.ts';
 import {type ExecutionContext, runInExecutionContext} from './execution-context.ts';
 import {type CleanupFailure, ResourceRegistry} from './resource-registry.ts';
 import {splitOverrides} from './split-overrides.ts';
@@ -117,6 +118,7 @@ function openContext(
       options.parent === undefined ? [] : [...options.parent.ancestors, options.parent.workflow.name],
     abortController,
     resources: new ResourceRegistry(),
+    telemetry: silentTelemetry,
     startedAt,
   };
 }
