@@ -1,4 +1,4 @@
-import {buildWorkflow, type WorkflowBuildResult} from '../build/index.ts';
+import {buildWorkflow, createBuildSession, type WorkflowBuildResult} from '../build/index.ts';
 import {discover, findWorkflow, type HostOptions, resolveHost} from './host.ts';
 import type {ProgressOptions} from './progress.ts';
 
@@ -31,8 +31,10 @@ export async function buildWorkflows(
   }
   const discovery = await discover(host);
   const results: WorkflowBuildResult[] = [];
-  // One at a time: builds of one root share its node_modules links and .gitignore.
-  for (const handle of discovery.workflows) results.push(await buildWorkflow(handle, buildOptions));
+  // One session: a child shared by several parents is built once. One at a time: builds of one root share its
+  // node_modules links and .gitignore.
+  const session = createBuildSession(buildOptions);
+  for (const handle of discovery.workflows) results.push(await buildWorkflow(handle, buildOptions, session));
   for (const problem of discovery.problems) {
     const culprit = results.find((r) => problem.location?.file.startsWith(r.directory));
     culprit?.diagnostics.push(problem);

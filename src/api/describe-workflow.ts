@@ -33,7 +33,7 @@ export async function describeWorkflow(
     directory: handle.directory,
     input: prepared.record.schemas.input,
     output: prepared.record.schemas.output,
-    warnings: warningsOf(prepared.build?.diagnostics ?? handle.diagnostics),
+    warnings: warningsOf(prepared.build.diagnostics),
   };
 }
 

@@ -36,5 +36,5 @@ export async function runWorkflow(
     invocationDirectory: host.cwd,
     ...(options.signal === undefined ? {} : {signal: options.signal}),
   });
-  return {...result, warnings: warningsOf(prepared.build?.diagnostics ?? handle.diagnostics)};
+  return {...result, warnings: warningsOf(prepared.build.diagnostics)};
 }

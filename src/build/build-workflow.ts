@@ -12,6 +12,8 @@ import type {Diagnostic} from '../errors/index.ts';
 import {hasErrors, isStratosError, StratosError} from '../errors/index.ts';
 import {packageVersion} from '../internal/package-info.ts';
 import {type BuildRecord, readBuildRecord, removeBuildRecord, writeBuildRecord} from './build-record.ts';
+import {BuildSession} from './build-session.ts';
+import {prepareChildren} from './child-preparation.ts';
 import {compilerVersion, compileTypeScript} from './compiler.ts';
 import {computeBuildKey} from './freshness.ts';
 import {ensureIgnoreRules, findTrackedGeneratedFiles} from './ignore-rules.ts';
@@ -46,9 +48,25 @@ export interface WorkflowBuildResult {
   durationMs: number;
 }
 
-export async function buildWorkflow(
+/** Builds one workflow and, first, the child workflows it references. */
+export function buildWorkflow(
   handle: WorkflowHandle,
   options: BuildWorkflowOptions = {},
+  session: BuildSession = new BuildSession(options, buildOne),
+): Promise<WorkflowBuildResult> {
+  return session.build(handle);
+}
+
+/** A session that builds with {@link buildWorkflow}'s steps; share one across a project-wide build. */
+export function createBuildSession(options: BuildWorkflowOptions = {}): BuildSession {
+  return new BuildSession(options, buildOne);
+}
+
+async function buildOne(
+  handle: WorkflowHandle,
+  options: BuildWorkflowOptions,
+  session: BuildSession,
+  chain: readonly string[],
 ): Promise<WorkflowBuildResult> {
   const started = performance.now();
   const diagnostics: Diagnostic[] = [...handle.diagnostics];
@@ -81,7 +99,13 @@ export async function buildWorkflow(
     const mcp = await prepareMcpWrappers(handle, paths, {explicit: options.explicit === true});
     diagnostics.push(...mcp.diagnostics);
     if (hasErrors(mcp.diagnostics)) return finish('failed');
-    const key = await computeBuildKey({directory: paths.directory, extra: mcp.keyInputs});
+    const children = await prepareChildren(handle, paths, session, chain);
+    diagnostics.push(...children.diagnostics);
+    if (hasErrors(children.diagnostics)) return finish('failed');
+    const key = await computeBuildKey({
+      directory: paths.directory,
+      extra: {...mcp.keyInputs, ...children.keyInputs},
+    });
     const previous = await readBuildRecord(paths.buildRecord);
     if (options.force !== true && previous?.key === key && existsSync(previous.compiledEntrypoint)) {
       return finish('reused', previous);

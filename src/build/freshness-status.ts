@@ -3,6 +3,7 @@ import {existsSync} from 'node:fs';
 import type {WorkflowHandle} from '../discovery/index.ts';
 import {hasErrors} from '../errors/index.ts';
 import {readBuildRecord} from './build-record.ts';
+import {currentChildKeyInputs} from './child-preparation.ts';
 import {computeBuildKey} from './freshness.ts';
 import {resolveWorkflowPaths} from './workflow-paths.ts';
 
@@ -14,6 +15,8 @@ export async function checkBuildFreshness(handle: WorkflowHandle): Promise<Build
   const paths = resolveWorkflowPaths(handle);
   const record = await readBuildRecord(paths.buildRecord);
   if (record === undefined || !existsSync(record.compiledEntrypoint)) return 'absent';
-  const key = await computeBuildKey({directory: paths.directory}).catch(() => undefined);
+  const key = await currentChildKeyInputs(paths)
+    .then((extra) => computeBuildKey({directory: paths.directory, extra}))
+    .catch(() => undefined);
   return key === record.key ? 'fresh' : 'stale';
 }

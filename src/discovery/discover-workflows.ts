@@ -24,7 +24,7 @@ export async function discoverWorkflows(options: DiscoveryOptions): Promise<Disc
   return {roots, workflows, problems: findDuplicateNames(workflows)};
 }
 
-async function discoverRoot(root: DiscoveryRoot): Promise<WorkflowHandle[]> {
+export async function discoverRoot(root: DiscoveryRoot): Promise<WorkflowHandle[]> {
   let entries: import('node:fs').Dirent[];
   try {
     entries = await readdir(root.directory, {withFileTypes: true});

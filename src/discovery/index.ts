@@ -1,3 +1,3 @@
-export {discoverWorkflows, discoveryRoots, readWorkflowFolder} from './discover-workflows.ts';
+export {discoverRoot, discoverWorkflows, discoveryRoots, readWorkflowFolder} from './discover-workflows.ts';
 export {isPathTarget, resolveWorkflow} from './resolve-workflow.ts';
 export type {DiscoveryOptions, DiscoveryResult, DiscoveryRoot, WorkflowHandle} from './types.ts';

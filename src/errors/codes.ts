@@ -29,6 +29,8 @@ export const errorCodes = {
   STRATOS_WORKFLOW_NOT_FOUND: 'No discovered workflow has that name or directory.',
   STRATOS_WORKFLOW_AMBIGUOUS: 'The name exists in both discovery roots; pass the directory path.',
   STRATOS_WORKFLOW_DUPLICATE_NAME: 'Two workflows in one discovery root share a name.',
+  STRATOS_WORKFLOW_CYCLE: 'A workflow calls an ancestor that is still active (a call cycle).',
+  STRATOS_WORKFLOW_CHILD_FAILED: 'A child workflow invocation failed.',
 
   // contract (Zod schemas of workflow(...))
   STRATOS_CONTRACT_NOT_WORKFLOW: 'The entrypoint does not default-export workflow({input, output, run}).',
@@ -53,6 +55,7 @@ export const errorCodes = {
   STRATOS_BUILD_DEPENDENCY_INSTALL_FAILED: "Installing the workflow's npm dependencies failed.",
   STRATOS_BUILD_PACKAGE_TYPE_ADDED: 'Warning: "type": "module" was added to the workflow package.json.',
   STRATOS_BUILD_GENERATED_TRACKED: 'Warning: a generated file is tracked by Git.',
+  STRATOS_BUILD_CHILD_FAILED: 'A child workflow the workflow imports failed to build.',
   STRATOS_BUILD_FAILED: 'One or more workflows failed to build.',
 
   // invocation
@@ -67,6 +70,24 @@ export const errorCodes = {
   // mcp codegen
   STRATOS_MCP_SERVER_NAME_INVALID: 'An MCP server key cannot be used as a wrapper file name.',
   STRATOS_MCP_TOOL_NAME_DUPLICATE: 'An MCP server listed two tools with the same name.',
+
+  // mcp connections, discovery and tool calls
+  STRATOS_MCP_SERVER_UNKNOWN: 'The MCP server is not configured in mcp.servers of workflow.yaml.',
+  STRATOS_MCP_CONNECT_FAILED: 'Connecting to an MCP server (transport or protocol preparation) failed.',
+  STRATOS_MCP_AUTH_FAILED: 'Authentication with an MCP server failed or is not available.',
+  STRATOS_MCP_DISCOVERY_FAILED: 'Listing the tools of an MCP server for its wrapper failed.',
+  STRATOS_MCP_REQUEST_TIMEOUT: 'An MCP request did not complete within its time limit.',
+  STRATOS_MCP_CALL_FAILED: 'An MCP tool call failed before it produced a result.',
+  STRATOS_MCP_CALL_CANCELLED: 'An MCP tool call was cancelled because its connection or invocation ended.',
+  STRATOS_MCP_TOOL_ERROR: 'An MCP tool returned a result with isError: true.',
+  STRATOS_MCP_OUTPUT_MISSING: 'A tool that declares an output schema returned no structured content.',
+  STRATOS_MCP_OUTPUT_INVALID: "A tool's structured content does not match its declared output schema.",
+
+  // configuration references ({env:NAME}, {file:path})
+  STRATOS_CONFIG_REFERENCE_INVALID: 'A {env:...} or {file:...} reference is malformed.',
+  STRATOS_CONFIG_ENV_MISSING: 'An environment variable named by an {env:NAME} reference is not set.',
+  STRATOS_CONFIG_FILE_MISSING: 'A file named by a {file:path} reference cannot be read.',
+  STRATOS_CONFIG_FILE_PERMISSIONS: 'A secret file named by a {file:path} reference is accessible to group or others.',
 
   // configuration and settings
   STRATOS_SETTINGS_INVALID: '~/.stratos/settings.json is malformed.',

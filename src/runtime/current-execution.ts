@@ -1,4 +1,4 @@
-import {requireExecutionContext} from './execution-context.ts';
+import {type InvocationOverrides, requireExecutionContext} from './execution-context.ts';
 
 /** Read-only facts about the running workflow invocation. */
 export interface ExecutionInfo {
@@ -12,6 +12,8 @@ export interface ExecutionInfo {
   invocationDirectory: string;
   /** Aborted when the invocation is cancelled; pass it to your own fetches and subprocesses. */
   signal: AbortSignal;
+  /** The `overrides` of this invocation (for a child: the bindings its parent gave it), read-only. */
+  overrides: Readonly<InvocationOverrides>;
 }
 
 /**
@@ -32,5 +34,14 @@ export function currentExecution(): ExecutionInfo {
     workflowDirectory: context.workflow.directory,
     invocationDirectory: context.invocationDirectory,
     signal: context.abortController.signal,
+    overrides: deepFreeze(structuredClone(context.overrides)),
   };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -1,3 +1,4 @@
+export {type ChildWorkflow, type ChildWorkflowBindings, createChildWorkflow} from './child-workflow.ts';
 export {currentExecution, type ExecutionInfo} from './current-execution.ts';
 export {
   type ExecutionContext,

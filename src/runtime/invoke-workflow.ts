@@ -24,7 +24,12 @@ export interface InvokeWorkflowOptions {
   input: unknown;
   invocationDirectory: string;
   parent?: ExecutionContext;
-  /** Cancels the invocation from outside (the CLI's SIGINT). */
+  /**
+   * Overrides bound by a parent for a child invocation. When set, the input carries no `overrides` key of its
+   * own: a parent's overrides never leak into a child.
+   */
+  overrides?: ExecutionContext['overrides'];
+  /** Cancels the invocation from outside (the CLI's SIGINT, a parent closing before its child). */
   signal?: AbortSignal;
 }
 
@@ -64,7 +69,10 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
     if (!isRecord(options.input)) {
       throw new WorkflowInputError(name, [{path: '', message: 'Expected a JSON object of input fields.'}]);
     }
-    const split = splitOverrides(name, options.input);
+    const split =
+      options.overrides === undefined
+        ? splitOverrides(name, options.input)
+        : {input: options.input, overrides: options.overrides};
     const validated = await validateWorkflowInput(options.definition, split.input);
     if (!validated.ok) throw new WorkflowInputError(name, validated.issues);
     validInput = validated.value as Record<string, unknown>;

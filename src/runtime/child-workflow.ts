@@ -1,0 +1,126 @@
+/**
+ * Child workflows: what generated `<root>/.generated/<name>.ts` factories call. Every `execute(input)` is a real
+ * invocation of the child (its own manifest, validation, execution id and cleanup) under the calling invocation:
+ * the parent's invocation directory, root run and cancellation, none of its overrides.
+ */
+import {dirname, join} from 'node:path';
+import {loadWorkflowDefinition, prepareWorkflow, resolveWorkflowPaths} from '../build/index.ts';
+import {discoverRoot, readWorkflowFolder, type WorkflowHandle} from '../discovery/index.ts';
+import {StratosError} from '../errors/index.ts';
+import {type InvocationOverrides, requireExecutionContext} from './execution-context.ts';
+import {invokeWorkflow} from './invoke-workflow.ts';
+
+/** Agent and decision settings bound for a child, with the precedence of invocation overrides. */
+export type ChildWorkflowBindings = InvocationOverrides;
+
+/** A child workflow. Unlike an agent it holds no memory: each execute is a new invocation; calls may overlap. */
+export interface ChildWorkflow<Input, Output> {
+  readonly name: string;
+  execute(input: Input): Promise<Output>;
+}
+
+/**
+ * Creates the object a parent uses to call the child workflow `name` of its own discovery root.
+ * @throws StratosError STRATOS_RUNTIME_NO_CONTEXT (execute outside a run), STRATOS_WORKFLOW_CYCLE (the child is an
+ * active ancestor), STRATOS_WORKFLOW_CHILD_FAILED (the child failed; `cause` holds its error).
+ */
+export function createChildWorkflow<Input, Output>(
+  name: string,
+  bindings: ChildWorkflowBindings = {},
+): ChildWorkflow<Input, Output> {
+  const overrides = structuredClone(bindings);
+  return {
+    name,
+    execute: (input) => executeChild<Output>(name, input, overrides),
+  };
+}
+
+async function executeChild<Output>(
+  name: string,
+  input: unknown,
+  overrides: InvocationOverrides,
+): Promise<Output> {
+  const parent = requireExecutionContext(`Child workflow '${name}' execute()`);
+  const active = [...parent.ancestors, parent.workflow.name];
+  if (active.includes(name)) {
+    const cycle = [...active.slice(active.indexOf(name)), name].join(' → ');
+    throw new StratosError(
+      'STRATOS_WORKFLOW_CYCLE',
+      `Workflow '${parent.workflow.name}' called '${name}', which is still active: ${cycle}. A workflow may not call an active ancestor.`,
+      {details: {cycle: [...active.slice(active.indexOf(name)), name]}},
+    );
+  }
+  const cancel = new AbortController();
+  let settled: Promise<unknown> = Promise.resolve();
+  const unregister = parent.resources.register({
+    label: `workflow:${name}`,
+    close: async () => {
+      cancel.abort(
+        new StratosError(
+          'STRATOS_RUN_CANCELLED',
+          `Workflow '${parent.workflow.name}' ended before its child '${name}'.`,
+        ),
+      );
+      await settled.catch(() => {});
+    },
+  });
+  const run = (async () => {
+    const handle = await findChild(parent.workflow.directory, name);
+    const prepared = await prepareWorkflow(handle);
+    const paths = resolveWorkflowPaths(handle);
+    const definition = await loadWorkflowDefinition(
+      prepared.record.compiledEntrypoint,
+      handle.name,
+      paths.entrypoint,
+    );
+    return invokeWorkflow({
+      workflow: {name: handle.name, directory: handle.directory, manifest: handle.manifest!},
+      definition,
+      input,
+      invocationDirectory: parent.invocationDirectory,
+      parent,
+      overrides,
+      signal: cancel.signal,
+    });
+  })();
+  settled = run;
+  try {
+    const result = await run;
+    if (result.ok) return result.output as Output;
+    throw childFailure(name, result.error, result.executionId);
+  } catch (error) {
+    if (error instanceof StratosError && error.code === 'STRATOS_WORKFLOW_CHILD_FAILED') throw error;
+    throw childFailure(name, error, undefined);
+  } finally {
+    unregister();
+  }
+}
+
+function childFailure(name: string, error: unknown, executionId: string | undefined): StratosError {
+  // A plain throw inside the child was already wrapped once (STRATOS_RUN_FAILED): show its own words.
+  const inner = error instanceof StratosError && error.code === 'STRATOS_RUN_FAILED' ? error.cause : error;
+  const message = inner instanceof Error ? inner.message : String(inner);
+  const code = error instanceof StratosError ? error.code : undefined;
+  return new StratosError('STRATOS_WORKFLOW_CHILD_FAILED', `Child workflow '${name}' failed: ${message}`, {
+    cause: error,
+    details: {
+      workflow: name,
+      ...(executionId === undefined ? {} : {executionId}),
+      ...(code === undefined ? {} : {code}),
+    },
+  });
+}
+
+async function findChild(parentDirectory: string, name: string): Promise<WorkflowHandle> {
+  const root = {kind: 'path' as const, directory: dirname(parentDirectory)};
+  const direct = await readWorkflowFolder(join(root.directory, name), root);
+  const handle =
+    direct?.name === name ? direct : (await discoverRoot(root)).find((candidate) => candidate.name === name);
+  if (handle === undefined) {
+    throw new StratosError(
+      'STRATOS_WORKFLOW_NOT_FOUND',
+      `Child workflow '${name}' was not found in ${root.directory}. Children must live in the parent's discovery root.`,
+    );
+  }
+  return handle;
+}
