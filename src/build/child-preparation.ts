@@ -53,7 +53,9 @@ export async function prepareChildren(
     if (result.status === 'failed' || result.record === undefined) {
       const cause = result.diagnostics.find((d) => d.severity === 'error');
       diagnostics.push({
-        code: 'STRATOS_BUILD_CHILD_FAILED',
+        // A cycle through this parent is the parent's problem too: keep its code.
+        code:
+          cause?.code === 'STRATOS_WORKFLOW_CYCLE' ? 'STRATOS_WORKFLOW_CYCLE' : 'STRATOS_BUILD_CHILD_FAILED',
         severity: 'error',
         message: `Workflow '${handle.name}' needs child workflow '${reference.name}', which failed to build${cause === undefined ? '' : `: ${cause.message}`}`,
         ...at,
