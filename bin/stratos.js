@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // Checks the Node.js version before loading anything that needs Node 24, then runs the CLI.
+import module from 'node:module';
+
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
   const message = `Stratos needs Node.js 24 or newer; this is Node.js ${process.versions.node}. Install Node.js 24 and run the command again.`;
@@ -12,5 +14,7 @@ if (major < 24) {
   }
   process.exit(1);
 }
+// Node's on-disk compile cache spares re-parsing Stratos, zod and the workflow's modules on every command.
+module.enableCompileCache?.();
 const {runCli} = await import('../dist/cli/run-cli.js');
 await runCli(process.argv.slice(2));

@@ -14,7 +14,14 @@ export async function checkBuildFreshness(handle: WorkflowHandle): Promise<Build
   if (handle.manifest === undefined || hasErrors(handle.diagnostics)) return 'invalid';
   const paths = resolveWorkflowPaths(handle);
   const record = await readBuildRecord(paths.buildRecord);
-  if (record === undefined || !existsSync(record.compiledEntrypoint)) return 'absent';
+  // A record copied along with its folder names the other folder's module: it is not this workflow's build.
+  if (
+    record === undefined ||
+    record.compiledEntrypoint !== paths.compiledEntrypoint ||
+    !existsSync(record.compiledEntrypoint)
+  ) {
+    return 'absent';
+  }
   const key = await currentChildKeyInputs(paths)
     .then((extra) => computeBuildKey({directory: paths.directory, extra}))
     .catch(() => undefined);

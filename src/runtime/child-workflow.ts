@@ -4,7 +4,6 @@
  * the parent's invocation directory, root run and cancellation, none of its overrides.
  */
 import {dirname, join} from 'node:path';
-import {loadWorkflowDefinition, prepareWorkflow, resolveWorkflowPaths} from '../build/index.ts';
 import {discoverRoot, readWorkflowFolder, type WorkflowHandle} from '../discovery/index.ts';
 import {StratosError} from '../errors/index.ts';
 import {type InvocationOverrides, requireExecutionContext} from './execution-context.ts';
@@ -65,6 +64,8 @@ async function executeChild<Output>(
     },
   });
   const run = (async () => {
+    // Loaded on first use: generated wrappers import this module, and the build layer is not light.
+    const {loadWorkflowDefinition, prepareWorkflow, resolveWorkflowPaths} = await import('../build/index.ts');
     const handle = await findChild(parent.workflow.directory, name);
     const prepared = await prepareWorkflow(handle);
     const paths = resolveWorkflowPaths(handle);
