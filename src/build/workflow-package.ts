@@ -33,6 +33,8 @@ export async function prepareWorkflowPackage(
 ): Promise<PackagePreparation> {
   const diagnostics: Diagnostic[] = [];
   const file = paths.packageJson;
+  // Checked with or without a package.json: Node resolves the workflow's own node_modules before the root's.
+  assertNoShadowedSdk(paths);
   if (!existsSync(file)) return {diagnostics, installed: false};
   const text = await readFile(file, 'utf8');
   let pkg: unknown;
@@ -80,6 +82,11 @@ export async function prepareWorkflowPackage(
     });
   }
   const installed = await installDependencies(paths, Object.keys(dependencies).length > 0, onInstall);
+  assertNoShadowedSdk(paths);
+  return {diagnostics, installed};
+}
+
+function assertNoShadowedSdk(paths: WorkflowPaths): void {
   const shadow = join(paths.nodeModules, '@stratoscli', 'stratos');
   if (existsSync(shadow)) {
     throw new StratosError(
@@ -88,7 +95,6 @@ export async function prepareWorkflowPackage(
       {location: {file: shadow}},
     );
   }
-  return {diagnostics, installed};
 }
 
 function collectDependencies(pkg: Record<string, unknown>): Record<string, string> {

@@ -17,6 +17,8 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   stderrIsTTY: boolean;
+  /** False when stdout is a pipe or file: readable output then carries no escape codes. */
+  stdoutIsTTY?: boolean;
   cwd: string;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
@@ -25,7 +27,8 @@ export interface CliIo {
 /** Runs one CLI command and returns its exit code: 0 on success or warnings only, 1 on failure. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json');
-  const paint = createPainter({isTTY: io.stderrIsTTY && !json}, io.env);
+  // One painter styles both streams, so color needs both on a terminal: `stratos list > file` stays plain.
+  const paint = createPainter({isTTY: io.stderrIsTTY && io.stdoutIsTTY !== false && !json}, io.env);
   const words = argv.filter((arg) => !arg.startsWith('-'));
   if (argv.length === 0 || (words.length === 0 && (argv.includes('--help') || argv.includes('-h')))) {
     io.stdout(rootHelp());
@@ -98,9 +101,11 @@ function render(
   }
   if (output.ok) {
     io.stdout(output.human);
-    // list already shows its findings inline; other commands report warnings on stderr.
-    if (!output.human.includes('warning'))
-      for (const w of output.warnings) io.stderr(`${formatDiagnostic(w, paint)}\n`);
+    // Findings the readable output already shows inline (list, build) are not repeated; the rest go to stderr.
+    for (const w of output.warnings) {
+      const line = formatDiagnostic(w, paint);
+      if (!output.human.includes(line)) io.stderr(`${line}\n`);
+    }
     return 0;
   }
   if (output.human !== undefined) io.stderr(output.human);

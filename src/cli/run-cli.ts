@@ -16,6 +16,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     stdout: (text) => stdout(text),
     stderr: (text) => process.stderr.write(text),
     stderrIsTTY: process.stderr.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
     cwd: process.cwd(),
     env: process.env,
     signal: controller.signal,

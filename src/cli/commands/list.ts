@@ -1,7 +1,7 @@
 import {listWorkflows} from '../../api/index.ts';
 import type {CommandHandler} from '../command.ts';
-import {formatDiagnostic} from '../output/format-diagnostic.ts';
 
+// Findings (invalid manifests, duplicate names) go with the warnings, which the CLI prints on stderr.
 export const listCommand: CommandHandler = async (_command, context) => {
   const {workflows, problems} = await listWorkflows({cwd: context.cwd, env: context.env});
   const warnings = [...problems, ...workflows.flatMap((w) => w.diagnostics)];
@@ -14,6 +14,6 @@ export const listCommand: CommandHandler = async (_command, context) => {
   const human =
     workflows.length === 0
       ? "No workflows found in .stratos/workflows/ or ~/.stratos/workflows/. Create <name>/workflow.yaml and workflow.ts in one of them (see 'stratos --help').\n"
-      : `${lines.join('\n')}\n${warnings.map((d) => `${formatDiagnostic(d, context.paint)}\n`).join('')}`;
+      : `${lines.join('\n')}\n`;
   return {ok: true, message: count, data: {workflows, problems}, warnings, human};
 };
