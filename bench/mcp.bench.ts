@@ -28,12 +28,24 @@ const median = (values: number[]) => {
 const ms = (value: number) => `${value.toFixed(value < 10 ? 3 : 0)} ms`;
 
 function stdio(server: string, mode: string, env: Record<string, string> = {}): McpServerConfig {
-  return {type: 'stdio', command: process.execPath, args: [SERVE_SCRIPT, server, '--stdio', '--mode', mode], env};
+  return {
+    type: 'stdio',
+    command: process.execPath,
+    args: [SERVE_SCRIPT, server, '--stdio', '--mode', mode],
+    env,
+  };
 }
 
 function fakeHandle(name: string, servers: Record<string, McpServerConfig>): WorkflowHandle {
   mkdirSync(join(base, name), {recursive: true});
-  const manifest = {name, shortDescription: 'b', longDescription: 'b', version: '1.0.0', entrypoint: 'workflow.ts', mcp: {servers}};
+  const manifest = {
+    name,
+    shortDescription: 'b',
+    longDescription: 'b',
+    version: '1.0.0',
+    entrypoint: 'workflow.ts',
+    mcp: {servers},
+  };
   return {
     name,
     directory: join(base, name),
@@ -54,7 +66,9 @@ function fakeHandle(name: string, servers: Record<string, McpServerConfig>): Wor
     samples.push(performance.now() - started);
     if (prepared.diagnostics.length > 0) throw new Error(JSON.stringify(prepared.diagnostics));
   }
-  console.log(`wrapper preparation, 500 tools (stdio discovery + generation): median ${ms(median(samples))} (target < 2000 ms)`);
+  console.log(
+    `wrapper preparation, 500 tools (stdio discovery + generation): median ${ms(median(samples))} (target < 2000 ms)`,
+  );
 }
 
 // 2. Per-call overhead: generated-wrapper path (connectMcpServer) versus a raw SDK client, same server.
@@ -98,9 +112,18 @@ const context: ExecutionContext = {
 };
 for (const concurrency of [1, 10]) {
   const raw = new Client({name: 'raw', version: '0'}, {versionNegotiation: {mode: 'auto'}});
-  await raw.connect(new StdioClientTransport({command: process.execPath, args: counter.type === 'stdio' ? counter.args! : [], stderr: 'ignore'}));
+  await raw.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: counter.type === 'stdio' ? counter.args! : [],
+      stderr: 'ignore',
+    }),
+  );
   await raw.listTools(); // the raw client validates output against its own cached tools/list
-  const rawSamples = await timeCalls((i) => raw.callTool({name: 'echo', arguments: {text: `t${i}`}}), concurrency);
+  const rawSamples = await timeCalls(
+    (i) => raw.callTool({name: 'echo', arguments: {text: `t${i}`}}),
+    concurrency,
+  );
   await raw.close();
   const connection = await runInExecutionContext(context, () => connectMcpServer({server: 'counter', tools}));
   const wrapperSamples = await timeCalls((i) => connection.callTool('echo', {text: `t${i}`}), concurrency);

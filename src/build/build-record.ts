@@ -2,6 +2,7 @@
 import {rm} from 'node:fs/promises';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
 import {isRecord, readJsonFile} from '../internal/json-file.ts';
+import type {McpNegotiationVerdicts} from '../mcp/client/index.ts';
 
 export interface BuildRecord {
   format: 1;
@@ -13,6 +14,8 @@ export interface BuildRecord {
   compiledEntrypoint: string;
   /** JSON Schemas exported from the workflow's Zod schemas, kept so describe and schema need no module load. */
   schemas: {input: Record<string, unknown>; output: Record<string, unknown>};
+  /** Negotiated MCP protocol verdicts by server key, so later connects skip the version probe. */
+  mcp?: {verdicts: McpNegotiationVerdicts};
 }
 
 export async function readBuildRecord(file: string): Promise<BuildRecord | undefined> {

@@ -18,7 +18,7 @@ import {compilerVersion, compileTypeScript} from './compiler.ts';
 import {computeBuildKey} from './freshness.ts';
 import {ensureIgnoreRules, findTrackedGeneratedFiles} from './ignore-rules.ts';
 import {loadWorkflowDefinition} from './load-definition.ts';
-import {prepareMcpWrappers} from './mcp-preparation.ts';
+import {keepMcpVerdicts, prepareMcpWrappers} from './mcp-preparation.ts';
 import {ensureSharedSdk} from './shared-sdk.ts';
 import {prepareWorkflowPackage} from './workflow-package.ts';
 import {resolveWorkflowPaths} from './workflow-paths.ts';
@@ -42,7 +42,8 @@ export interface BuildWorkflowOptions {
 export interface WorkflowBuildResult {
   name: string;
   directory: string;
-  status: 'built' | 'reused' | 'failed';
+  /** `prepared`: an explicit build without an entrypoint generated MCP wrappers and compiled nothing. */
+  status: 'built' | 'reused' | 'prepared' | 'failed';
   diagnostics: Diagnostic[];
   record?: BuildRecord;
   durationMs: number;
@@ -84,6 +85,15 @@ async function buildOne(
     options.onProgress?.({workflow: handle.name, step, message});
   try {
     if (!existsSync(paths.entrypoint)) {
+      // Prepare before writing calls: an explicit build of a manifest with MCP servers generates their wrappers
+      // and reports that, without compiling or recording a workflow build.
+      if (options.explicit === true && Object.keys(handle.manifest.mcp?.servers ?? {}).length > 0) {
+        await ensureSharedSdk(paths.root);
+        await ensureIgnoreRules(paths.root);
+        const mcp = await prepareMcpWrappers(handle, paths, {explicit: true});
+        diagnostics.push(...mcp.diagnostics);
+        return finish(hasErrors(mcp.diagnostics) ? 'failed' : 'prepared');
+      }
       diagnostics.push({
         code: 'STRATOS_BUILD_ENTRYPOINT_MISSING',
         severity: 'error',
@@ -107,8 +117,13 @@ async function buildOne(
       extra: {...mcp.keyInputs, ...children.keyInputs},
     });
     const previous = await readBuildRecord(paths.buildRecord);
-    if (options.force !== true && previous?.key === key && existsSync(previous.compiledEntrypoint)) {
-      return finish('reused', previous);
+    if (
+      options.force !== true &&
+      previous?.key === key &&
+      previous.compiledEntrypoint === paths.compiledEntrypoint &&
+      existsSync(previous.compiledEntrypoint)
+    ) {
+      return finish('reused', await keepMcpVerdicts(paths.buildRecord, previous, mcp.verdicts));
     }
     await removeBuildRecord(paths.buildRecord);
     await rm(paths.dist, {recursive: true, force: true});
@@ -148,6 +163,7 @@ async function buildOne(
       builtAt: new Date().toISOString(),
       compiledEntrypoint: paths.compiledEntrypoint,
       schemas: schemas as BuildRecord['schemas'],
+      ...(Object.keys(mcp.verdicts).length === 0 ? {} : {mcp: {verdicts: mcp.verdicts}}),
     };
     await writeBuildRecord(paths.buildRecord, record);
     return finish('built', record);

@@ -28,10 +28,13 @@ export const buildCommand: CommandHandler = async (command, context) => {
     return {ok: false, error: withData, warnings, human};
   }
   const built = results.filter((r) => r.status === 'built').length;
+  const prepared = results.filter((r) => r.status === 'prepared').length;
   const message =
     results.length === 0
       ? 'No workflows to build'
-      : `${results.length} ${results.length === 1 ? 'workflow' : 'workflows'} up to date (${built} built)`;
+      : prepared > 0 && prepared === results.length
+        ? `MCP wrappers prepared for ${prepared} ${prepared === 1 ? 'workflow' : 'workflows'} (nothing compiled)`
+        : `${results.length} ${results.length === 1 ? 'workflow' : 'workflows'} up to date (${built} built${prepared > 0 ? `, ${prepared} with MCP wrappers only` : ''})`;
   return {ok: true, message, data, warnings, human: human || `${message}\n`};
 };
 
@@ -49,7 +52,9 @@ function renderResult(result: WorkflowBuildResult, paint: Parameters<typeof form
   const mark =
     result.status === 'failed'
       ? paint('✗ failed', 'red')
-      : paint(result.status === 'built' ? '✓ built' : '✓ reused', 'green');
+      : result.status === 'prepared'
+        ? paint('✓ MCP wrappers prepared (no entrypoint yet, nothing compiled)', 'green')
+        : paint(result.status === 'built' ? '✓ built' : '✓ reused', 'green');
   const lines = [`${mark} ${result.name} (${result.durationMs} ms)`];
   for (const diagnostic of result.diagnostics) lines.push(`  ${formatDiagnostic(diagnostic, paint)}`);
   return `${lines.join('\n')}\n`;

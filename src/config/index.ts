@@ -1,0 +1,7 @@
+export {
+  hasReferences,
+  type ReferenceOptions,
+  resolveReferenceMap,
+  resolveReferencePath,
+  resolveReferences,
+} from './references.ts';

@@ -1,0 +1,73 @@
+/**
+ * Build-time tool discovery: connect with the current configuration and authentication, list every tool (all
+ * pages), close. Discovery never calls a tool.
+ */
+import {StratosError} from '../../errors/index.ts';
+import type {McpServerConfig} from '../../manifest/index.ts';
+import type {McpToolSnapshot} from '../codegen/index.ts';
+import type {McpNegotiationVerdict} from './negotiation-verdict.ts';
+import {McpClientSession} from './open-client.ts';
+import {resolveMcpRequestTimeoutMs} from './request-timeout.ts';
+import {resolveMcpTransport, transportIdentity} from './resolve-transport.ts';
+
+export interface DiscoverMcpToolsOptions {
+  server: string;
+  config: McpServerConfig;
+  workflow: string;
+  directory: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface DiscoveredMcpTools {
+  tools: McpToolSnapshot[];
+  verdict: McpNegotiationVerdict | undefined;
+}
+
+/**
+ * Lists the tools a server shows this user now.
+ *
+ * @throws StratosError `STRATOS_CONFIG_*`, `STRATOS_MCP_AUTH_FAILED`, `STRATOS_MCP_CONNECT_FAILED`,
+ *   `STRATOS_MCP_REQUEST_TIMEOUT`, `STRATOS_MCP_DISCOVERY_FAILED`.
+ */
+export async function discoverMcpTools(options: DiscoverMcpToolsOptions): Promise<DiscoveredMcpTools> {
+  const timeoutMs = resolveMcpRequestTimeoutMs(options.env);
+  const spec = await resolveMcpTransport(options.config, {
+    server: options.server,
+    workflow: options.workflow,
+    directory: options.directory,
+    ...(options.env === undefined ? {} : {env: options.env}),
+  });
+  const session = new McpClientSession({
+    server: options.server,
+    spec,
+    timeoutMs,
+    identity: transportIdentity(options.config, options.directory),
+  });
+  try {
+    await session.open();
+    let listed: Awaited<ReturnType<typeof session.client.listTools>>;
+    try {
+      listed = await session.client.listTools(undefined, {timeout: timeoutMs, cacheMode: 'bypass'});
+    } catch (error) {
+      throw new StratosError(
+        'STRATOS_MCP_DISCOVERY_FAILED',
+        `Listing the tools of the MCP server '${options.server}' failed: ${error instanceof Error ? error.message : String(error)}`,
+        {cause: error, details: {server: options.server}},
+      );
+    }
+    const tools = listed.tools.map((tool) => {
+      const snapshot: McpToolSnapshot = {
+        name: tool.name,
+        inputSchema: tool.inputSchema as McpToolSnapshot['inputSchema'],
+      };
+      if (tool.title !== undefined) snapshot.title = tool.title;
+      if (tool.description !== undefined) snapshot.description = tool.description;
+      if (tool.outputSchema !== undefined)
+        snapshot.outputSchema = tool.outputSchema as McpToolSnapshot['outputSchema'] & object;
+      return snapshot;
+    });
+    return {tools, verdict: session.verdict};
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,13 @@
+/** The time limit of direct MCP requests: five minutes (DECISIONS.md "Runtime defaults"), no retry. */
+
+/** Five minutes. */
+export const defaultMcpRequestTimeoutMs = 300_000;
+
+/**
+ * The request limit in milliseconds. `STRATOS_MCP_REQUEST_TIMEOUT_MS` overrides it for Stratos's own tests only
+ * (a hanging tool must not hold a test for five minutes); it is not a user setting.
+ */
+export function resolveMcpRequestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const override = Number(env.STRATOS_MCP_REQUEST_TIMEOUT_MS);
+  return Number.isInteger(override) && override > 0 ? override : defaultMcpRequestTimeoutMs;
+}
