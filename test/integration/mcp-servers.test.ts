@@ -92,7 +92,7 @@ async function connect(server: string, target: Target, options: ConnectOptions =
     });
     assert.match(http.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)), {timeout: 5000});
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)), {timeout: 30_000});
     } catch (error) {
       await http.close();
       throw error;
@@ -116,7 +116,7 @@ async function connect(server: string, target: Target, options: ConnectOptions =
     args.push('--protocol-versions', options.legacyProtocolVersions.join(','));
   const transport = new StdioClientTransport({command: process.execPath, args, env, stderr: 'ignore'});
   try {
-    await client.connect(transport, {timeout: 5000});
+    await client.connect(transport, {timeout: 30_000});
   } catch (error) {
     await transport.close().catch(() => {});
     throw error;
@@ -168,7 +168,7 @@ function legacyWrapped(connection: Connection, value: unknown): unknown {
   return connection.era === 'legacy' ? {result: value} : value;
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 3000): Promise<T> {
+async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
