@@ -38,7 +38,12 @@ export default workflow({
           .content;
         const summary = text
           .split('\n')
-          .map((line) => line.replace(/^\s*(\/\*\*?|\*\/?|\/\/|#+)\s?/, '').trim())
+          .map((line) =>
+            line
+              .replace(/^\s*(\/\*\*?|\*\/?|\/\/|#+)\s?/, '')
+              .replace(/\s*\*\/\s*$/, '')
+              .trim(),
+          )
           .find((line) => line !== '');
         return {name, summary: summary ?? ''};
       }),
