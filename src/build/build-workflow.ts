@@ -5,7 +5,7 @@
  */
 import {existsSync} from 'node:fs';
 import {rm} from 'node:fs/promises';
-import {basename} from 'node:path';
+import {basename, join} from 'node:path';
 import {checkWorkflowContract, collectUnresolvedRefs, exportJsonSchemas} from '../contract/index.ts';
 import type {WorkflowHandle} from '../discovery/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
@@ -18,7 +18,7 @@ import {compilerVersion, compileTypeScript} from './compiler.ts';
 import {computeBuildKey} from './freshness.ts';
 import {ensureIgnoreRules, findTrackedGeneratedFiles} from './ignore-rules.ts';
 import {loadWorkflowDefinition} from './load-definition.ts';
-import {keepMcpVerdicts, prepareMcpWrappers} from './mcp-preparation.ts';
+import type {McpPreparation, McpPreparationOptions} from './mcp-preparation.ts';
 import {ensureSharedSdk} from './shared-sdk.ts';
 import {prepareWorkflowPackage} from './workflow-package.ts';
 import {resolveWorkflowPaths} from './workflow-paths.ts';
@@ -90,7 +90,7 @@ async function buildOne(
       if (options.explicit === true && Object.keys(handle.manifest.mcp?.servers ?? {}).length > 0) {
         await ensureSharedSdk(paths.root);
         await ensureIgnoreRules(paths.root);
-        const mcp = await prepareMcpWrappers(handle, paths, {explicit: true});
+        const mcp = await prepareMcp(handle, paths, {explicit: true});
         diagnostics.push(...mcp.diagnostics);
         return finish(hasErrors(mcp.diagnostics) ? 'failed' : 'prepared');
       }
@@ -106,7 +106,7 @@ async function buildOne(
     await ensureIgnoreRules(paths.root);
     const pkg = await prepareWorkflowPackage(paths, () => progress('install', 'installing npm dependencies'));
     diagnostics.push(...pkg.diagnostics);
-    const mcp = await prepareMcpWrappers(handle, paths, {explicit: options.explicit === true});
+    const mcp = await prepareMcp(handle, paths, {explicit: options.explicit === true});
     diagnostics.push(...mcp.diagnostics);
     if (hasErrors(mcp.diagnostics)) return finish('failed');
     const children = await prepareChildren(handle, paths, session, chain);
@@ -123,7 +123,10 @@ async function buildOne(
       previous.compiledEntrypoint === paths.compiledEntrypoint &&
       existsSync(previous.compiledEntrypoint)
     ) {
-      return finish('reused', await keepMcpVerdicts(paths.buildRecord, previous, mcp.verdicts));
+      const kept = usesMcp(handle)
+        ? await (await import('./mcp-preparation.ts')).keepMcpVerdicts(paths.buildRecord, previous, mcp.verdicts)
+        : previous;
+      return finish('reused', kept);
     }
     await removeBuildRecord(paths.buildRecord);
     await rm(paths.dist, {recursive: true, force: true});
@@ -177,6 +180,22 @@ async function buildOne(
     });
     return finish('failed');
   }
+}
+
+const noMcp: McpPreparation = {diagnostics: [], keyInputs: {}, prepared: [], verdicts: {}};
+
+function usesMcp(handle: WorkflowHandle): boolean {
+  return Object.keys(handle.manifest?.mcp?.servers ?? {}).length > 0;
+}
+
+/** MCP preparation, loaded only for workflows that configure servers (or an explicit build that may clean some). */
+async function prepareMcp(
+  handle: WorkflowHandle,
+  paths: ReturnType<typeof resolveWorkflowPaths>,
+  options: McpPreparationOptions,
+): Promise<McpPreparation> {
+  if (!usesMcp(handle) && !(options.explicit && existsSync(join(paths.generated, 'mcp')))) return noMcp;
+  return (await import('./mcp-preparation.ts')).prepareMcpWrappers(handle, paths, options);
 }
 
 function lineOf(handle: WorkflowHandle, path: string[]): {line?: number; column?: number} {

@@ -11,7 +11,6 @@ import {writeFileAtomic} from '../internal/atomic-write.ts';
 import {sha256Hex} from '../internal/hash.ts';
 import type {BuildSession} from './build-session.ts';
 import {childWrapperPath, findChildReferences} from './child-references.ts';
-import {generateChildWrapperSource} from './child-wrapper.ts';
 import type {WorkflowPaths} from './workflow-paths.ts';
 
 export interface ChildPreparation {
@@ -62,6 +61,8 @@ export async function prepareChildren(
       });
       continue;
     }
+    // The generator (and the schema converter behind it) loads only for workflows that have children.
+    const {generateChildWrapperSource} = await import('./child-wrapper.ts');
     const source = generateChildWrapperSource({
       name: child.name,
       shortDescription: child.manifest!.shortDescription,

@@ -1,4 +1,4 @@
-import {buildWorkflows} from '../../api/index.ts';
+import {buildWorkflows} from '../../api/build-workflows.ts';
 import type {WorkflowBuildResult} from '../../build/index.ts';
 import {BuildError, StratosError} from '../../errors/index.ts';
 import {type CommandHandler, workflowTarget} from '../command.ts';

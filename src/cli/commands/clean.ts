@@ -1,4 +1,4 @@
-import {cleanWorkflows} from '../../api/index.ts';
+import {cleanWorkflows} from '../../api/clean-workflows.ts';
 import {type CommandHandler, workflowTarget} from '../command.ts';
 
 export const cleanCommand: CommandHandler = async (command, context) => {

@@ -1,4 +1,4 @@
-import {describeWorkflow} from '../../api/index.ts';
+import {describeWorkflow} from '../../api/describe-workflow.ts';
 import type {CommandHandler} from '../command.ts';
 import {requireTarget} from './require-target.ts';
 

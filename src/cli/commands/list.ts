@@ -1,4 +1,4 @@
-import {listWorkflows} from '../../api/index.ts';
+import {listWorkflows} from '../../api/list-workflows.ts';
 import type {CommandHandler} from '../command.ts';
 
 // Findings (invalid manifests, duplicate names) go with the warnings, which the CLI prints on stderr.

@@ -1,4 +1,4 @@
-import {listMcpServers} from '../../api/index.ts';
+import {listMcpServers} from '../../api/list-mcp-servers.ts';
 import type {CommandHandler} from '../command.ts';
 import {formatDiagnostic} from '../output/format-diagnostic.ts';
 

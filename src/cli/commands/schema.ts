@@ -1,4 +1,4 @@
-import {getWorkflowSchema} from '../../api/index.ts';
+import {getWorkflowSchema} from '../../api/describe-workflow.ts';
 import type {CommandHandler} from '../command.ts';
 import {requireTarget} from './require-target.ts';
 
