@@ -1,3 +1,6 @@
+export type {EventRecord, RunRecord, RunStatus, ValueSummary} from './artifacts/run-record.ts';
+export type {ExporterSettings, HeaderResolver} from './export/destinations.ts';
+export type {InvocationRecorder} from './invocation-recorder.ts';
 export {
   type InvocationTelemetry,
   type OperationScope,
@@ -5,3 +8,11 @@ export {
   silentTelemetry,
   type TelemetryAttributes,
 } from './invocation-telemetry.ts';
+export {
+  closeInvocationTelemetry,
+  type InvocationOutcome,
+  type InvocationTelemetryReport,
+  type OpenInvocationTelemetryOptions,
+  openInvocationTelemetry,
+} from './open-invocation-telemetry.ts';
+export type {TelemetryDiagnostic} from './telemetry-diagnostic.ts';

@@ -1,8 +1,8 @@
 /**
  * The one way primitives record what they do: `operation()` times one unit of work (a span plus start/end run
  * events), `event()` records a point observation. Every invocation's execution context carries one of these.
- * This module holds the interface and a recorder that records nothing; the telemetry implementation provides the
- * real one.
+ * This module holds the interface and a recorder that records nothing (for code running without a recorded run);
+ * InvocationRecorder is the real one.
  */
 
 /** Attribute values follow OpenTelemetry: primitives or arrays of one primitive type. */
@@ -29,6 +29,11 @@ export interface InvocationTelemetry {
   operation<T>(spec: OperationSpec, fn: (scope: OperationScope) => Promise<T>): Promise<T>;
   /** A point observation, such as a completion whose start was never seen. */
   event(name: string, attributes?: TelemetryAttributes): void;
+  /**
+   * A credential obtained while running (an OAuth access token, a resolved header): it is replaced by
+   * `[REDACTED]` wherever it would appear in a span, event or log of the run.
+   */
+  registerSecret(value: string): void;
 }
 
 const silentScope: OperationScope = {setAttributes() {}, addEvent() {}};
@@ -36,4 +41,5 @@ const silentScope: OperationScope = {setAttributes() {}, addEvent() {}};
 export const silentTelemetry: InvocationTelemetry = {
   operation: (_spec, fn) => fn(silentScope),
   event() {},
+  registerSecret() {},
 };

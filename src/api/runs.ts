@@ -1,0 +1,142 @@
+/** `stratos runs list` and `stratos runs show`: the local run records of `<STRATOS_HOME>/runs/`. */
+import {readSettings} from '../config/settings.ts';
+import {type Diagnostic, isStratosError, StratosError} from '../errors/index.ts';
+import {
+  buildRunTree,
+  type RunTreeNode,
+  readRunEvents,
+  readStoredRuns,
+  type StoredRun,
+  type TokenUsage,
+  totalUsage,
+} from '../telemetry/artifacts/run-store.ts';
+import type {RunStatus} from '../telemetry/index.ts';
+import {startRetentionCleaner} from '../telemetry/retention/start-retention-cleaner.ts';
+import {type HostOptions, resolveHost} from './host.ts';
+
+export type {RunTreeNode, TokenUsage};
+
+export interface RunSummary {
+  runId: string;
+  executionId: string;
+  workflow: string;
+  /** `running` with `stale: true`: the process that ran it is gone (a crash or a kill). */
+  status: RunStatus;
+  stale: boolean;
+  startedAt: string;
+  durationMs?: number;
+  invocationDirectory: string;
+  /** The run folder holding run.json, run.log and events.jsonl. */
+  directory: string;
+  error?: {code: string; message: string};
+}
+
+export interface ListRunsOptions extends HostOptions {
+  /** Runs of every invocation directory, not only the current one. */
+  all?: boolean;
+  /** Newest first, at most this many; default 20. */
+  limit?: number;
+}
+
+export interface ListRunsResult {
+  runs: RunSummary[];
+  /** How many matched before the limit. */
+  total: number;
+}
+
+/** Recent runs, newest first: of the invocation directory by default, of every directory with `all`. */
+export async function listRuns(options: ListRunsOptions = {}): Promise<ListRunsResult> {
+  const host = resolveHost(options);
+  const stored = await readStoredRuns(host.home, options.all === true ? {} : {workspacePath: host.cwd});
+  return {runs: stored.slice(0, options.limit ?? 20).map(summarize), total: stored.length};
+}
+
+export interface ShowRunResult {
+  run: RunSummary;
+  tree: RunTreeNode[];
+  /** Summed over operations that reported usage; absent counts are unknown, not zero. */
+  usage: TokenUsage;
+  /** events.jsonl lines that could not be parsed (a crash mid-write); they are not guessed at. */
+  unreadableEvents: number;
+}
+
+/**
+ * One run and its tree of workflows, agents, tool calls and decisions.
+ * `target`: the run folder name, its execution id, or a unique prefix of either.
+ * @throws StratosError STRATOS_RUNS_NOT_FOUND, STRATOS_RUNS_AMBIGUOUS, STRATOS_RUNS_UNREADABLE.
+ */
+export async function showRun(target: string, options: HostOptions = {}): Promise<ShowRunResult> {
+  const host = resolveHost(options);
+  const stored = await readStoredRuns(host.home);
+  const exact = stored.filter((s) => s.record.runId === target || s.record.executionId === target);
+  const matches =
+    exact.length > 0
+      ? exact
+      : stored.filter((s) => s.record.runId.startsWith(target) || s.record.executionId.startsWith(target));
+  if (matches.length === 0) {
+    throw new StratosError(
+      'STRATOS_RUNS_NOT_FOUND',
+      `No recorded run matches '${target}' under ${host.home}/runs. Run 'stratos runs list --all' to see recorded runs.`,
+      {details: {run: target}},
+    );
+  }
+  if (matches.length > 1) {
+    throw new StratosError(
+      'STRATOS_RUNS_AMBIGUOUS',
+      `'${target}' matches ${matches.length} runs (${matches
+        .slice(0, 5)
+        .map((m) => m.record.runId)
+        .join(', ')}). Pass more of the run id.`,
+      {details: {run: target, matches: matches.map((m) => m.record.runId)}},
+    );
+  }
+  const run = matches[0]!;
+  let events: Awaited<ReturnType<typeof readRunEvents>>;
+  try {
+    events = await readRunEvents(run.directory);
+  } catch (error) {
+    throw new StratosError(
+      'STRATOS_RUNS_UNREADABLE',
+      `The events of run ${run.record.runId} cannot be read: ${(error as Error).message}`,
+      {
+        cause: error,
+        details: {directory: run.directory},
+      },
+    );
+  }
+  const tree = buildRunTree(events.events);
+  return {run: summarize(run), tree, usage: totalUsage(tree), unreadableEvents: events.unreadableLines};
+}
+
+function summarize(stored: StoredRun): RunSummary {
+  const {record} = stored;
+  return {
+    runId: record.runId,
+    executionId: record.executionId,
+    workflow: record.workflow.name,
+    status: record.status,
+    stale: stored.stale,
+    startedAt: record.startedAt,
+    ...(record.durationMs === undefined ? {} : {durationMs: record.durationMs}),
+    invocationDirectory: record.invocationDirectory,
+    directory: stored.directory,
+    ...(record.error === undefined ? {} : {error: record.error}),
+  };
+}
+
+/**
+ * Starts the detached retention cleaner for the home's runs with the limits of settings.json. Never throws and
+ * never waits for the cleaner: a malformed settings file or a failed spawn comes back as a warning.
+ */
+export async function startRunRetention(options: HostOptions = {}): Promise<Diagnostic[]> {
+  const host = resolveHost(options);
+  try {
+    const {retention} = await readSettings(host.home);
+    startRetentionCleaner(host.home, retention);
+    return [];
+  } catch (error) {
+    const code = isStratosError(error) ? error.code : 'STRATOS_TELEMETRY_ARTIFACT_FAILED';
+    const reason = error instanceof Error ? error.message : String(error);
+    return [{code, severity: 'warning', message: `Old runs were not cleaned up: ${reason}`}];
+  }
+}

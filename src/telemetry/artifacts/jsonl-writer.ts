@@ -1,0 +1,68 @@
+/**
+ * Serialized appends to one file. Every record is serialized whole before it is queued, and one write at a time
+ * goes to the file, so concurrent recorders (parallel operations, parallel child workflows of one run) never
+ * interleave inside a line. Writes are batched: records queue for up to BATCH_DELAY_MS (and whatever queues while
+ * a write is in flight goes in the next one), so a run of many short operations costs few write calls.
+ */
+
+/** How long records wait to be written together; a crash loses at most this much of the tail. */
+export const BATCH_DELAY_MS = 20;
+
+import {type FileHandle, open} from 'node:fs/promises';
+
+export class AppendWriter {
+  #path: string;
+  #handle: Promise<FileHandle> | undefined;
+  #pending: string[] = [];
+  #writing: Promise<void> | undefined;
+  #failure: unknown;
+  #onError: (error: unknown) => void;
+
+  /** `onError` is called once, for the first failed open or write; later records are dropped. */
+  constructor(path: string, onError: (error: unknown) => void) {
+    this.#path = path;
+    this.#onError = onError;
+  }
+
+  get path(): string {
+    return this.#path;
+  }
+
+  /** Queues one chunk (a whole line, newline included). Never throws. */
+  append(text: string): void {
+    if (this.#failure !== undefined) return;
+    this.#pending.push(text);
+    this.#writing ??= this.#drain();
+  }
+
+  /** Resolves when everything queued so far is on disk (or has failed). */
+  async flush(): Promise<void> {
+    while (this.#writing !== undefined) await this.#writing;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    const handle = this.#handle;
+    this.#handle = undefined;
+    if (handle !== undefined) await handle.then((h) => h.close()).catch(() => {});
+  }
+
+  async #drain(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, BATCH_DELAY_MS));
+    try {
+      this.#handle ??= open(this.#path, 'a', 0o600);
+      const handle = await this.#handle;
+      while (this.#pending.length > 0) {
+        const chunk = this.#pending.join('');
+        this.#pending = [];
+        await handle.appendFile(chunk);
+      }
+    } catch (error) {
+      this.#failure = error;
+      this.#pending = [];
+      this.#onError(error);
+    } finally {
+      this.#writing = undefined;
+    }
+  }
+}

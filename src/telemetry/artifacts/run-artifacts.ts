@@ -1,0 +1,73 @@
+/**
+ * The local artifacts of one top-level run: `run.json`, `run.log` and `events.jsonl` in the run folder. The
+ * folder is shared by the run's descendant workflows. Every write failure is reported once through `onError`
+ * and never thrown: artifacts must not fail the workflow.
+ */
+import {mkdir} from 'node:fs/promises';
+import {join} from 'node:path';
+import {writeFileAtomic} from '../../internal/atomic-write.ts';
+import {AppendWriter} from './jsonl-writer.ts';
+import {ensureWorkspaceFolder, runFolderName} from './run-folders.ts';
+import {formatLogLine} from './run-log.ts';
+import {EVENTS_FILE, type EventRecord, LOG_FILE, RUN_FILE, type RunRecord} from './run-record.ts';
+
+export class RunArtifacts {
+  readonly directory: string;
+  #record: RunRecord;
+  #events: AppendWriter;
+  #log: AppendWriter;
+  #onError: (file: string, error: unknown) => void;
+  #runJsonWrite: Promise<void> = Promise.resolve();
+
+  private constructor(directory: string, record: RunRecord, onError: (file: string, error: unknown) => void) {
+    this.directory = directory;
+    this.#record = record;
+    this.#onError = onError;
+    this.#events = new AppendWriter(join(directory, EVENTS_FILE), (error) => onError(EVENTS_FILE, error));
+    this.#log = new AppendWriter(join(directory, LOG_FILE), (error) => onError(LOG_FILE, error));
+  }
+
+  /**
+   * Creates the run folder and writes the first `run.json` (status `running`).
+   * @throws when the folder cannot be created: the run then has no local artifacts.
+   */
+  static async create(
+    home: string,
+    record: Omit<RunRecord, 'runId'>,
+    onError: (file: string, error: unknown) => void,
+  ): Promise<RunArtifacts> {
+    const workspace = await ensureWorkspaceFolder(home, record.invocationDirectory);
+    const runId = runFolderName(new Date(record.startedAt), record.executionId);
+    const directory = join(workspace, runId);
+    await mkdir(directory, {recursive: true, mode: 0o700});
+    const artifacts = new RunArtifacts(directory, {...record, runId}, onError);
+    await artifacts.#writeRunJson();
+    return artifacts;
+  }
+
+  get runId(): string {
+    return this.#record.runId;
+  }
+
+  /** Appends one record to events.jsonl and its human line to run.log. */
+  write(record: EventRecord): void {
+    this.#events.append(`${JSON.stringify(record)}\n`);
+    const line = formatLogLine(record);
+    if (line !== undefined) this.#log.append(`${line}\n`);
+  }
+
+  /** Writes the final run.json and closes the files. */
+  async finish(update: Partial<RunRecord>): Promise<void> {
+    await Promise.all([this.#events.close(), this.#log.close()]);
+    this.#record = {...this.#record, ...update};
+    await this.#writeRunJson();
+  }
+
+  #writeRunJson(): Promise<void> {
+    const text = `${JSON.stringify(this.#record, null, 2)}\n`;
+    this.#runJsonWrite = this.#runJsonWrite
+      .then(() => writeFileAtomic(join(this.directory, RUN_FILE), text, {mode: 0o600}))
+      .catch((error: unknown) => this.#onError(RUN_FILE, error));
+    return this.#runJsonWrite;
+  }
+}

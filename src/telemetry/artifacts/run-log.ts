@@ -1,0 +1,35 @@
+/** The human-readable lines of run.log: one line per console message, operation end and workflow boundary. */
+import type {EventRecord} from './run-record.ts';
+
+export function formatLogLine(record: EventRecord): string | undefined {
+  const who = `[${record.workflow} ${record.executionId.slice(0, 8)}]`;
+  const prefix = `${record.time} ${who}`;
+  switch (record.type) {
+    case 'console':
+      return indentLines(`${prefix} ${(record.level ?? 'log').padEnd(5)} ${record.message ?? ''}`);
+    case 'workflow.start':
+      return `${prefix} start workflow ${record.workflow}`;
+    case 'workflow.end':
+      return `${prefix} end   workflow ${record.workflow}: ${record.status}${duration(record)}${failure(record)}`;
+    case 'operation.end':
+      return `${prefix} ${record.kind} ${record.name}: ${record.status}${duration(record)}${failure(record)}`;
+    case 'event':
+      return `${prefix} event ${record.name}`;
+    default:
+      return undefined;
+  }
+}
+
+function duration(record: EventRecord): string {
+  return record.durationMs === undefined ? '' : ` in ${record.durationMs} ms`;
+}
+
+function failure(record: EventRecord): string {
+  if (record.error === undefined) return '';
+  return ` (${record.error.code ?? record.error.type ?? 'error'}: ${record.error.message})`;
+}
+
+/** Continuation lines of a multi-line message are indented so each log entry stays visually one block. */
+function indentLines(text: string): string {
+  return text.includes('\n') ? text.replace(/\n/g, '\n    ') : text;
+}

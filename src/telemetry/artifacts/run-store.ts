@@ -1,0 +1,223 @@
+/**
+ * Reading recorded runs back: the run records under `<home>/runs/` and the tree of one run's events.jsonl.
+ * The tree shows what was recorded and nothing more: a node without an end record has no status or duration,
+ * and token usage is summed only from operations that reported it.
+ */
+import {readdir, readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {isNotFound, isRecord} from '../../internal/json-file.ts';
+import {attributeNames} from '../conventions.ts';
+import {isProcessAlive} from '../retention/apply-retention.ts';
+import {readWorkspacePath, runsDirectory} from './run-folders.ts';
+import {EVENTS_FILE, type EventRecord, RUN_FILE, type RunRecord} from './run-record.ts';
+
+export interface StoredRun {
+  record: RunRecord;
+  /** The run folder. */
+  directory: string;
+  /** The absolute invocation directory the workspace folder stands for. */
+  workspacePath: string | undefined;
+  /** `running` in run.json but its process is gone: the run crashed or was killed. */
+  stale: boolean;
+}
+
+export interface TokenUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+export interface RunTreeNode {
+  /** `workflow`, an operation kind (`mcp.call`, `agent.execute`, `decision` ...) or `event`. */
+  kind: string;
+  name: string;
+  spanId: string;
+  executionId: string;
+  workflow: string;
+  startedAt?: string;
+  /** Absent when no end was recorded. */
+  status?: string;
+  durationMs?: number;
+  error?: {code?: string; type?: string; message: string};
+  /** Only when the operation reported it. */
+  usage?: TokenUsage;
+  consoleMessages: number;
+  attributes?: Record<string, unknown>;
+  children: RunTreeNode[];
+}
+
+/** Every readable run record under the home, newest first; `workspace` limits them to one invocation directory. */
+export async function readStoredRuns(
+  home: string,
+  options: {workspacePath?: string} = {},
+): Promise<StoredRun[]> {
+  const runs: StoredRun[] = [];
+  for (const workspace of await listFolders(runsDirectory(home))) {
+    const folder = join(runsDirectory(home), workspace);
+    let workspacePath: string | undefined;
+    try {
+      workspacePath = await readWorkspacePath(folder);
+    } catch {
+      workspacePath = undefined;
+    }
+    if (options.workspacePath !== undefined && workspacePath !== options.workspacePath) continue;
+    for (const runId of await listFolders(folder)) {
+      const record = await readRunRecord(join(folder, runId));
+      if (record === undefined) continue;
+      const stale = record.status === 'running' && !isProcessAlive(record.pid);
+      runs.push({record, directory: join(folder, runId), workspacePath, stale});
+    }
+  }
+  return runs.sort((a, b) => (a.record.runId < b.record.runId ? 1 : -1));
+}
+
+export async function readRunRecord(directory: string): Promise<RunRecord | undefined> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(join(directory, RUN_FILE), 'utf8'));
+    return isRecord(parsed) && typeof parsed.runId === 'string'
+      ? (parsed as unknown as RunRecord)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The parsed lines of events.jsonl; a line that does not parse is counted, never guessed at. */
+export async function readRunEvents(
+  directory: string,
+): Promise<{events: EventRecord[]; unreadableLines: number}> {
+  let text: string;
+  try {
+    text = await readFile(join(directory, EVENTS_FILE), 'utf8');
+  } catch (error) {
+    if (isNotFound(error)) return {events: [], unreadableLines: 0};
+    throw error;
+  }
+  const events: EventRecord[] = [];
+  let unreadableLines = 0;
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    try {
+      events.push(JSON.parse(line) as EventRecord);
+    } catch {
+      unreadableLines++;
+    }
+  }
+  return {events: events.sort((a, b) => a.seq - b.seq), unreadableLines};
+}
+
+/** The tree of workflows, operations and events: each node under the span it was recorded in. */
+export function buildRunTree(events: readonly EventRecord[]): RunTreeNode[] {
+  const nodes = new Map<string, RunTreeNode>();
+  const parents = new Map<RunTreeNode, string | undefined>();
+  const order: RunTreeNode[] = [];
+  const nodeFor = (event: EventRecord, kind: string, name: string): RunTreeNode => {
+    let node = nodes.get(event.spanId);
+    if (node === undefined) {
+      node = {
+        kind,
+        name,
+        spanId: event.spanId,
+        executionId: event.executionId,
+        workflow: event.workflow,
+        consoleMessages: 0,
+        children: [],
+      };
+      nodes.set(event.spanId, node);
+      parents.set(node, event.parentSpanId);
+      order.push(node);
+    }
+    return node;
+  };
+  const leaves: {parent: string; node: RunTreeNode}[] = [];
+  for (const event of events) {
+    switch (event.type) {
+      case 'workflow.start':
+      case 'operation.start': {
+        const node = nodeFor(event, event.kind ?? 'workflow', event.name ?? event.workflow);
+        node.startedAt = event.time;
+        break;
+      }
+      case 'workflow.end':
+      case 'operation.end': {
+        const node = nodeFor(event, event.kind ?? 'workflow', event.name ?? event.workflow);
+        if (event.status !== undefined) node.status = event.status;
+        if (event.durationMs !== undefined) node.durationMs = event.durationMs;
+        if (event.error !== undefined) node.error = event.error;
+        if (event.attributes !== undefined) node.attributes = event.attributes;
+        const usage = usageOf(event.attributes);
+        if (usage !== undefined) node.usage = usage;
+        break;
+      }
+      case 'event':
+        leaves.push({
+          parent: event.spanId,
+          node: {
+            kind: 'event',
+            name: event.name ?? '',
+            spanId: event.spanId,
+            executionId: event.executionId,
+            workflow: event.workflow,
+            startedAt: event.time,
+            consoleMessages: 0,
+            ...(event.attributes === undefined ? {} : {attributes: event.attributes}),
+            children: [],
+          },
+        });
+        break;
+      case 'console': {
+        const node = nodes.get(event.spanId);
+        if (node !== undefined) node.consoleMessages++;
+        break;
+      }
+    }
+  }
+  const roots: RunTreeNode[] = [];
+  for (const node of order) {
+    const parent = nodes.get(parents.get(node) ?? '');
+    (parent?.children ?? roots).push(node);
+  }
+  for (const leaf of leaves) nodes.get(leaf.parent)?.children.push(leaf.node);
+  return roots;
+}
+
+/** Sum of the usage the tree's operations reported; a count no operation reported stays absent. */
+export function totalUsage(nodes: readonly RunTreeNode[]): TokenUsage {
+  const total: TokenUsage = {};
+  const visit = (node: RunTreeNode): void => {
+    // Usage is counted at the innermost level that reported it: an agent span's total and its model calls' usage
+    // would otherwise be added twice.
+    const childUsage = node.children.some((child) => hasUsage(child));
+    if (node.usage !== undefined && !childUsage) {
+      if (node.usage.inputTokens !== undefined)
+        total.inputTokens = (total.inputTokens ?? 0) + node.usage.inputTokens;
+      if (node.usage.outputTokens !== undefined)
+        total.outputTokens = (total.outputTokens ?? 0) + node.usage.outputTokens;
+    }
+    for (const child of node.children) visit(child);
+  };
+  for (const node of nodes) visit(node);
+  return total;
+}
+
+function hasUsage(node: RunTreeNode): boolean {
+  return node.usage !== undefined || node.children.some(hasUsage);
+}
+
+function usageOf(attributes: Record<string, unknown> | undefined): TokenUsage | undefined {
+  const input = attributes?.[attributeNames.inputTokens];
+  const output = attributes?.[attributeNames.outputTokens];
+  if (typeof input !== 'number' && typeof output !== 'number') return undefined;
+  return {
+    ...(typeof input === 'number' ? {inputTokens: input} : {}),
+    ...(typeof output === 'number' ? {outputTokens: output} : {}),
+  };
+}
+
+async function listFolders(path: string): Promise<string[]> {
+  try {
+    return (await readdir(path, {withFileTypes: true})).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+}

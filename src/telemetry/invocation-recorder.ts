@@ -1,0 +1,295 @@
+/**
+ * The real InvocationTelemetry: one per workflow invocation. It owns the invocation's workflow span, times
+ * operations as child spans with start/end run events, attaches point events and console messages to the active
+ * span, and at the end closes what is still open as `incomplete` (its owner ended before it did).
+ */
+
+import type {EventRecord} from './artifacts/run-record.ts';
+import {
+  attributeNames,
+  conventionAttributes,
+  type OperationStatus,
+  spanKindOf,
+  truncateText,
+  workflowSpanName,
+} from './conventions.ts';
+import {createSpanId} from './ids.ts';
+import type {
+  InvocationTelemetry,
+  OperationScope,
+  OperationSpec,
+  TelemetryAttributes,
+} from './invocation-telemetry.ts';
+import {nowMs, recordingScope, type SpanRecord} from './recording-scope.ts';
+import type {RunRecorder} from './run-recorder.ts';
+import {errorMessage} from './telemetry-diagnostic.ts';
+
+export interface InvocationIdentity {
+  executionId: string;
+  workflow: {name: string; version: string};
+  /** The parent's execution id; absent for a top-level run. */
+  parentExecutionId?: string;
+}
+
+const silentScope: OperationScope = {setAttributes() {}, addEvent() {}};
+
+export class InvocationRecorder implements InvocationTelemetry {
+  readonly run: RunRecorder;
+  readonly identity: InvocationIdentity;
+  /** Destination keys this invocation's spans export to: its own and its ancestors'. */
+  readonly destinationKeys: readonly string[];
+  readonly workflowSpan: SpanRecord;
+  #open = new Set<SpanRecord>();
+  #signal: AbortSignal | undefined;
+  #finished = false;
+
+  constructor(options: {
+    run: RunRecorder;
+    identity: InvocationIdentity;
+    destinationKeys: readonly string[];
+    parentSpan: SpanRecord | undefined;
+    signal: AbortSignal | undefined;
+    startMs: number;
+  }) {
+    this.run = options.run;
+    this.identity = options.identity;
+    this.destinationKeys = options.destinationKeys;
+    this.#signal = options.signal;
+    const attributes: TelemetryAttributes = {
+      ...conventionAttributes('workflow'),
+      [attributeNames.workflowName]: options.identity.workflow.name,
+      [attributeNames.workflowVersion]: options.identity.workflow.version,
+      [attributeNames.executionId]: options.identity.executionId,
+      [attributeNames.rootExecutionId]: options.run.rootExecutionId,
+      [attributeNames.parentExecutionId]: options.identity.parentExecutionId,
+    };
+    this.workflowSpan = this.#startSpan(
+      'workflow',
+      workflowSpanName(options.identity.workflow.name),
+      attributes,
+      options.parentSpan,
+      options.startMs,
+    );
+    this.#write({
+      type: 'workflow.start',
+      spanId: this.workflowSpan.spanId,
+      parentSpanId: this.workflowSpan.parentSpanId,
+      time: iso(options.startMs),
+    });
+  }
+
+  /** Runs `fn` with this invocation's workflow span active (console messages inside it are attributed here). */
+  activate<T>(fn: () => T): T {
+    return recordingScope.run({owner: this, span: this.workflowSpan}, fn);
+  }
+
+  /** The span new work of this invocation hangs under: the active operation, else the workflow span. */
+  activeSpan(): SpanRecord {
+    const scope = recordingScope.getStore();
+    return scope?.owner === this && !scope.span.ended ? scope.span : this.workflowSpan;
+  }
+
+  async operation<T>(spec: OperationSpec, fn: (scope: OperationScope) => Promise<T>): Promise<T> {
+    if (this.#finished || this.run.closed) return fn(silentScope);
+    let span: SpanRecord;
+    try {
+      span = this.#startSpan(
+        spec.kind,
+        spec.name,
+        {...conventionAttributes(spec.kind), ...spec.attributes},
+        this.activeSpan(),
+        nowMs(),
+      );
+      this.#open.add(span);
+      this.#write({
+        type: 'operation.start',
+        spanId: span.spanId,
+        parentSpanId: span.parentSpanId,
+        kind: spec.kind,
+        name: spec.name,
+        attributes: span.attributes,
+        time: iso(span.startMs),
+      });
+    } catch (error) {
+      this.run.report(
+        'STRATOS_TELEMETRY_RECORDING_FAILED',
+        `Recording operation ${spec.name} failed: ${errorMessage(error)}`,
+      );
+      return fn(silentScope);
+    }
+    const scope: OperationScope = {
+      setAttributes: (attributes) => this.#setAttributes(span, attributes),
+      addEvent: (name, attributes) => this.#addEvent(span, name, attributes),
+    };
+    try {
+      const result = await recordingScope.run({owner: this, span}, () => fn(scope));
+      this.#endSpan(span, 'ok');
+      return result;
+    } catch (error) {
+      this.#endSpan(span, this.#isCancellation(error) ? 'cancelled' : 'error', error);
+      throw error;
+    }
+  }
+
+  event(name: string, attributes?: TelemetryAttributes): void {
+    if (this.#finished) return;
+    this.#addEvent(this.activeSpan(), name, attributes);
+  }
+
+  registerSecret(value: string): void {
+    this.run.redactor.addSecret(value);
+  }
+
+  /** A console message published on Node's console diagnostics channels while `span` was active. */
+  recordConsole(level: string, message: string, span: SpanRecord): void {
+    if (this.#finished) return;
+    const text = truncateText(this.run.redactor.redactString(message));
+    this.#write({type: 'console', spanId: span.spanId, level, message: text, time: iso(nowMs())});
+    span.exported?.addEvent(`console.${level}`, {'log.message': text}, nowMs());
+  }
+
+  /**
+   * Ends the workflow span with the invocation's outcome after closing still-open operations as incomplete.
+   * `cancelled`: the invocation was cancelled from outside (SIGINT, a cancelled parent).
+   */
+  finish(outcome: {status: 'ok' | 'error' | 'cancelled'; error?: {code: string; message: string}}): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    for (const span of [...this.#open]) this.#endSpan(span, 'incomplete');
+    this.#endSpan(this.workflowSpan, outcome.status, outcome.error);
+  }
+
+  #startSpan(
+    kind: string,
+    name: string,
+    attributes: TelemetryAttributes,
+    parent: SpanRecord | undefined,
+    startMs: number,
+  ): SpanRecord {
+    const clean = this.#clean(attributes);
+    const exported =
+      this.destinationKeys.length === 0 || this.run.traceExport === undefined
+        ? undefined
+        : this.run.traceExport.startSpan({
+            name,
+            kind: spanKindOf(kind),
+            ...(parent === undefined ? {} : {parent: {traceId: parent.traceId, spanId: parent.spanId}}),
+            startMs,
+            attributes: clean,
+            destinationKeys: this.destinationKeys,
+          });
+    return {
+      traceId: this.run.traceId,
+      spanId: exported?.spanId ?? createSpanId(),
+      parentSpanId: parent?.spanId,
+      kind,
+      name,
+      startMs,
+      attributes: clean,
+      exported,
+      ended: false,
+    };
+  }
+
+  #setAttributes(span: SpanRecord, attributes: TelemetryAttributes): void {
+    if (span.ended) return;
+    const clean = this.#clean(attributes);
+    Object.assign(span.attributes, clean);
+    span.exported?.setAttributes(clean);
+  }
+
+  #addEvent(span: SpanRecord, name: string, attributes: TelemetryAttributes | undefined): void {
+    const clean = attributes === undefined ? undefined : this.#clean(attributes);
+    const time = nowMs();
+    this.#write({
+      type: 'event',
+      spanId: span.spanId,
+      name,
+      ...(clean === undefined ? {} : {attributes: clean}),
+      time: iso(time),
+    });
+    if (!span.ended) span.exported?.addEvent(name, clean, time);
+  }
+
+  #endSpan(span: SpanRecord, status: OperationStatus, error?: unknown): void {
+    if (span.ended) return;
+    this.#open.delete(span);
+    const endMs = nowMs();
+    const failure = status === 'error' || status === 'cancelled' ? describeError(error) : undefined;
+    const attributes: TelemetryAttributes = {[attributeNames.outcome]: status};
+    if (failure !== undefined && status === 'error')
+      attributes[attributeNames.errorType] = failure.code ?? failure.type;
+    if (failure !== undefined) attributes[attributeNames.errorMessage] = truncateText(failure.message);
+    this.#setAttributes(span, attributes);
+    span.ended = true;
+    const message = failure === undefined ? undefined : this.run.redactor.redactString(failure.message);
+    span.exported?.end(status, message, endMs);
+    this.#write({
+      type: span === this.workflowSpan ? 'workflow.end' : 'operation.end',
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
+      ...(span === this.workflowSpan ? {} : {kind: span.kind, name: span.name}),
+      status,
+      durationMs: Math.round((endMs - span.startMs) * 1000) / 1000,
+      attributes: span.attributes,
+      ...(failure === undefined ? {} : {error: failure}),
+      time: iso(endMs),
+    });
+  }
+
+  #isCancellation(error: unknown): boolean {
+    if (this.#signal?.aborted === true) return true;
+    return isCancellationError(error);
+  }
+
+  /** Redacted attributes, undefined values dropped, long text cut. */
+  #clean(
+    attributes: TelemetryAttributes,
+  ): Record<string, string | number | boolean | string[] | number[] | boolean[]> {
+    const redacted = this.run.redactor.redactValue(attributes) as Record<string, unknown>;
+    const out: Record<string, string | number | boolean | string[] | number[] | boolean[]> = {};
+    for (const [key, value] of Object.entries(redacted)) {
+      if (value === undefined || value === null) continue;
+      out[key] = typeof value === 'string' ? truncateText(value) : (value as string[]);
+    }
+    return out;
+  }
+
+  #write(
+    record: Omit<EventRecord, 'seq' | 'rootExecutionId' | 'traceId' | 'executionId' | 'workflow'>,
+  ): void {
+    this.run.record({
+      ...record,
+      executionId: this.identity.executionId,
+      workflow: this.identity.workflow.name,
+    });
+  }
+}
+
+/** `STRATOS_RUN_CANCELLED` anywhere in the cause chain, or an AbortError. */
+export function isCancellationError(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 10 && typeof current === 'object' && current !== null; depth++) {
+    const {code, name} = current as {code?: unknown; name?: unknown};
+    if (code === 'STRATOS_RUN_CANCELLED' || name === 'AbortError') return true;
+    current = (current as {cause?: unknown}).cause;
+  }
+  return false;
+}
+
+function describeError(error: unknown): {code?: string; type?: string; message: string} | undefined {
+  if (error === undefined) return undefined;
+  if (typeof error === 'object' && error !== null && 'message' in error) {
+    const {code, name, message} = error as {code?: unknown; name?: unknown; message?: unknown};
+    return {
+      ...(typeof code === 'string' ? {code} : {}),
+      ...(typeof name === 'string' ? {type: name} : {}),
+      message: String(message),
+    };
+  }
+  return {message: String(error)};
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

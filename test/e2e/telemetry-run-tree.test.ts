@@ -1,0 +1,136 @@
+// The evidence of one real run through the CLI: a parent that calls a stdio MCP tool through its generated wrapper
+// and a child workflow through its generated wrapper. Asserts the exact span tree at an OTLP receiver, the child's
+// own file destination, and one shared events.jsonl for parent and child.
+import assert from 'node:assert/strict';
+import {readFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {after, before, test} from 'node:test';
+import {fileURLToPath} from 'node:url';
+import {createTempProject, manifest, type TempProject} from '../helpers/temp-project.ts';
+import {type OtlpReceiver, type ReceivedSpan, startOtlpReceiver} from '../servers/otlp/index.ts';
+
+const serveScript = fileURLToPath(new URL('../servers/mcp/serve.ts', import.meta.url));
+let receiver: OtlpReceiver;
+let project: TempProject;
+
+before(async () => {
+  receiver = await startOtlpReceiver();
+  project = await createTempProject();
+  const parentYaml = manifest(
+    'parent',
+    `mcp:
+  servers:
+    counter:
+      type: stdio
+      command: ${JSON.stringify(process.execPath)}
+      args: [${JSON.stringify(serveScript)}, counter, --stdio]
+telemetry:
+  exporters:
+    - type: otlp
+      protocol: http/json
+      endpoint: ${receiver.httpUrl}/v1/traces
+`,
+  );
+  await project.writeWorkflow('parent', {
+    'workflow.yaml': parentYaml,
+    'workflow.ts': `import {workflow} from '@stratoscli/stratos';
+import {z} from 'zod';
+import createChild from '../.generated/child.js';
+import createCounter from './generated/mcp/counter.js';
+
+export default workflow({
+  input: z.strictObject({text: z.string().describe('Text')}),
+  output: z.object({echo: z.string().describe('Echoed by the MCP tool'), child: z.string().describe('From the child')}),
+  async run({text}) {
+    const counter = await createCounter();
+    const echoed = await counter.echo({text});
+    console.log('parent got', echoed.structuredContent.text);
+    const {shout} = await createChild().execute({text});
+    return {echo: echoed.structuredContent.text, child: shout};
+  },
+});
+`,
+  });
+  await project.writeWorkflow('child', {
+    'workflow.yaml': manifest(
+      'child',
+      'telemetry:\n  exporters:\n    - type: file\n      path: child-traces.jsonl\n',
+    ),
+    'workflow.ts': `import {workflow} from '@stratoscli/stratos';
+import {z} from 'zod';
+export default workflow({
+  input: z.strictObject({text: z.string().describe('Text')}),
+  output: z.object({shout: z.string().describe('Upper-cased text')}),
+  run({text}) {
+    console.log('child says', text);
+    return {shout: text.toUpperCase()};
+  },
+});
+`,
+  });
+});
+
+after(async () => {
+  await receiver.close();
+  await project.remove();
+});
+
+test('one trace with the exact tree, the child destination, and one events.jsonl for the whole run', async () => {
+  const result = await project.cli(['run', 'parent', '--input', '{"text":"hi"}', '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.deepEqual(result.json.data.output, {echo: 'hi', child: 'HI'});
+
+  const spans = await receiver.waitForSpans(4, 10_000);
+  assert.deepEqual(renderTree(spans), [
+    'workflow parent',
+    '  connect counter',
+    '  tools/call echo',
+    '  workflow child',
+  ]);
+  assert.equal(new Set(spans.map((s) => s.traceId)).size, 1);
+  const child = spans.find((s) => s.name === 'workflow child')!;
+  const parent = spans.find((s) => s.name === 'workflow parent')!;
+  assert.equal(parent.attributes['stratos.execution.id'], result.json.data.executionId);
+  assert.notEqual(child.attributes['stratos.execution.id'], result.json.data.executionId);
+  assert.equal(child.attributes['stratos.root_execution.id'], result.json.data.executionId);
+
+  // The child's own destination holds its subtree only, with the same span identity.
+  const fileText = await readFile(join(project.projectRoot, 'child', 'child-traces.jsonl'), 'utf8');
+  const fileSpans = fileText
+    .trim()
+    .split('\n')
+    .flatMap((line) => JSON.parse(line).resourceSpans)
+    .flatMap((r: {scopeSpans: {spans: {name: string; spanId: string}[]}[]}) =>
+      r.scopeSpans.flatMap((s) => s.spans),
+    );
+  assert.deepEqual(
+    fileSpans.map((s: {name: string}) => s.name),
+    ['workflow child'],
+  );
+  assert.equal(fileSpans[0].spanId, child.spanId);
+
+  // Parent and child share the run folder's one events.jsonl, told apart by their execution ids.
+  const events = (await readFile(join(result.json.data.runDirectory, 'events.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  const consoleLines = events.filter((e) => e.type === 'console').map((e) => `${e.workflow}: ${e.message}`);
+  assert.deepEqual(consoleLines.sort(), ['child: child says hi', 'parent: parent got hi']);
+  assert.equal(new Set(events.map((e) => e.executionId)).size, 2);
+  assert.ok(events.every((e) => e.rootExecutionId === result.json.data.executionId));
+});
+
+function renderTree(spans: ReceivedSpan[]): string[] {
+  const lines: string[] = [];
+  const visit = (parentId: string | undefined, depth: number): void => {
+    const children = spans
+      .filter((s) => s.parentSpanId === parentId)
+      .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1));
+    for (const span of children) {
+      lines.push(`${'  '.repeat(depth)}${span.name}`);
+      visit(span.spanId, depth + 1);
+    }
+  };
+  visit(undefined, 0);
+  return lines;
+}

@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import {test} from 'node:test';
+import {credentialEnvironmentValues, isCredentialKey, Redactor} from '../../../src/telemetry/redaction.ts';
+
+test('known secrets are replaced wherever they appear, longest first, with their bearer form', () => {
+  const redactor = new Redactor();
+  redactor.addSecret('Bearer tok-123456789');
+  redactor.addSecret('abc'); // too short to replace inside text
+  assert.equal(redactor.redactString('sent tok-123456789 and abc'), 'sent [REDACTED] and abc');
+  assert.equal(redactor.redactString('Authorization: Bearer tok-123456789'), 'Authorization: [REDACTED]');
+});
+
+test('credential-named keys lose their text values; token counts stay', () => {
+  const redactor = new Redactor();
+  const value = redactor.redactValue({
+    headers: {Authorization: 'x', accept: 'json'},
+    'gen_ai.usage.input_tokens': 12,
+    nested: [{api_key: 'k', client_secret: {a: 1}, note: 'fine'}],
+  });
+  assert.deepEqual(value, {
+    headers: {Authorization: '[REDACTED]', accept: 'json'},
+    'gen_ai.usage.input_tokens': 12,
+    nested: [{api_key: '[REDACTED]', client_secret: '[REDACTED]', note: 'fine'}],
+  });
+  for (const key of ['GITHUB_TOKEN', 'x-api-key', 'password', 'set-cookie', 'OPENAI_API_KEY', 'clientSecret'])
+    assert.ok(isCredentialKey(key), key);
+  for (const key of ['PATH', 'tokenizer_name', 'mcp.tool', 'gen_ai.usage.output_tokens', 'author'])
+    assert.ok(!isCredentialKey(key), key);
+  assert.deepEqual(credentialEnvironmentValues({GITHUB_TOKEN: 'g', HOME: '/h', EMPTY_SECRET: ''}), ['g']);
+});
