@@ -16,6 +16,8 @@ export interface DiscoverMcpToolsOptions {
   workflow: string;
   directory: string;
   env?: NodeJS.ProcessEnv;
+  /** Notices for the person at the terminal, such as a sign-in URL. */
+  onNotice?: (message: string) => void;
 }
 
 export interface DiscoveredMcpTools {
@@ -36,6 +38,7 @@ export async function discoverMcpTools(options: DiscoverMcpToolsOptions): Promis
     workflow: options.workflow,
     directory: options.directory,
     ...(options.env === undefined ? {} : {env: options.env}),
+    ...(options.onNotice === undefined ? {} : {onNotice: options.onNotice}),
   });
   const session = new McpClientSession({
     server: options.server,

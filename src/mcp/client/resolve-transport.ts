@@ -17,6 +17,8 @@ export interface ResolveTransportOptions {
   /** The workflow directory: `{file:}` references resolve here and stdio servers start here. */
   directory: string;
   env?: NodeJS.ProcessEnv;
+  /** Notices for the person at the terminal, such as a sign-in URL. */
+  onNotice?: (message: string) => void;
 }
 
 /**
@@ -30,7 +32,13 @@ export async function resolveMcpTransport(
 ): Promise<McpTransportSpec> {
   const base = {directory: options.directory, ...(options.env === undefined ? {} : {env: options.env})};
   if (config.type === 'http') {
-    const provider = resolveMcpAuthProvider(config, {server: options.server, workflow: options.workflow});
+    const provider = resolveMcpAuthProvider(config, {
+      server: options.server,
+      workflow: options.workflow,
+      directory: options.directory,
+      ...(options.env === undefined ? {} : {env: options.env}),
+      ...(options.onNotice === undefined ? {} : {onNotice: options.onNotice}),
+    });
     const headers = await resolveReferenceMap(config.headers, {
       ...base,
       field: (key) => `header '${key}' of MCP server '${options.server}' in workflow '${options.workflow}'`,

@@ -1,0 +1,105 @@
+/**
+ * `auth: {type: oauth, ...}` of an HTTP MCP server, checked and resolved: the client secret's `{env:}`/`{file:}`
+ * references are read, and the callback address is worked out from `callbackPort` and `redirectUri`.
+ */
+import {resolveReferences} from '../../config/index.ts';
+import {AuthenticationError} from '../../errors/index.ts';
+import type {OAuthConfig} from '../../manifest/index.ts';
+import {defaultCallbackPath} from './loopback-callback.ts';
+
+export interface OAuthSettings {
+  clientId: string | undefined;
+  /** The resolved secret value (never shown anywhere). */
+  clientSecret: string | undefined;
+  scope: string | undefined;
+  clientMetadataUrl: string | undefined;
+  /** Port the callback listener binds on 127.0.0.1; 0 for a free one. */
+  callbackPort: number;
+  callbackPath: string;
+  /** The redirect URI sent to the authorization server when fixed by configuration. */
+  redirectUri: string | undefined;
+}
+
+export interface ResolveOAuthSettingsOptions {
+  server: string;
+  workflow: string;
+  /** `{file:}` references resolve relative to the workflow directory. */
+  directory: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * @throws AuthenticationError `STRATOS_AUTH_CONFIG_INVALID`; StratosError `STRATOS_CONFIG_*` for the secret reference.
+ */
+export async function resolveOAuthSettings(
+  config: OAuthConfig,
+  options: ResolveOAuthSettingsOptions,
+): Promise<OAuthSettings> {
+  const where = `auth of MCP server '${options.server}' in workflow '${options.workflow}'`;
+  const invalid = (problem: string) =>
+    new AuthenticationError('STRATOS_AUTH_CONFIG_INVALID', `The ${where} is not usable: ${problem}`, {
+      server: options.server,
+      details: {workflow: options.workflow},
+    });
+  if (config.clientSecret !== undefined && config.clientId === undefined) {
+    throw invalid('clientSecret is set without clientId. Add the clientId the secret belongs to.');
+  }
+  const clientSecret =
+    config.clientSecret === undefined
+      ? undefined
+      : await resolveReferences(config.clientSecret, {
+          directory: options.directory,
+          field: `clientSecret of the ${where}`,
+          ...(options.env === undefined ? {} : {env: options.env}),
+        });
+  if (config.clientMetadataUrl !== undefined && !isHttpsDocumentUrl(config.clientMetadataUrl)) {
+    throw invalid('clientMetadataUrl must be an https URL with a path (a Client ID Metadata Document).');
+  }
+  let callbackPort = config.callbackPort ?? 0;
+  let callbackPath = defaultCallbackPath;
+  let redirectUri: string | undefined;
+  if (config.redirectUri !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(config.redirectUri);
+    } catch {
+      throw invalid(`redirectUri '${config.redirectUri}' is not a URL.`);
+    }
+    if (url.protocol !== 'http:' || !loopbackHosts.has(url.hostname)) {
+      throw invalid(
+        `redirectUri '${config.redirectUri}' must be an http address on 127.0.0.1, localhost or [::1]: the callback listener runs on this machine.`,
+      );
+    }
+    const port = url.port === '' ? 80 : Number(url.port);
+    if (config.callbackPort !== undefined && config.callbackPort !== port) {
+      throw invalid(
+        `callbackPort ${config.callbackPort} differs from the port of redirectUri '${config.redirectUri}'.`,
+      );
+    }
+    callbackPort = port;
+    callbackPath = url.pathname;
+    redirectUri = config.redirectUri;
+  } else if (config.callbackPort !== undefined) {
+    redirectUri = `http://127.0.0.1:${config.callbackPort}${defaultCallbackPath}`;
+  }
+  return {
+    clientId: config.clientId,
+    clientSecret,
+    scope: config.scope,
+    clientMetadataUrl: config.clientMetadataUrl,
+    callbackPort,
+    callbackPath,
+    redirectUri,
+  };
+}
+
+function isHttpsDocumentUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.pathname !== '/';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The records of ~/.stratos/credentials.json and their version 1 file format:
+ * `{"version": 1, "records": [{serverUrl, authorizationServer, clientId, ...}]}`. A record is identified by server
+ * URL, authorization server and client id, never by a workflow's local server name. Parsing is strict: a field of
+ * the wrong type is a malformed file, reported without quoting any value.
+ */
+import {AuthenticationError, registerCredentialSecret} from '../../errors/index.ts';
+
+export interface CredentialIdentity {
+  /** The MCP server URL as configured in workflow.yaml. */
+  serverUrl: string;
+  /** The issuer of the authorization server discovered for the MCP server. */
+  authorizationServer: string;
+  clientId: string;
+}
+
+export interface CredentialRecord extends CredentialIdentity {
+  clientSecret?: string;
+  /** Unix seconds; 0 or absent means the secret does not expire (RFC 7591). */
+  clientSecretExpiresAt?: number;
+  tokenEndpointAuthMethod?: string;
+  accessToken?: string;
+  refreshToken?: string;
+  /** Unix seconds. Absent when the token response carried no `expires_in`. */
+  expiresAt?: number;
+  scope?: string;
+}
+
+export const credentialFileVersion = 1;
+
+const stringKeys = [
+  'clientSecret',
+  'tokenEndpointAuthMethod',
+  'accessToken',
+  'refreshToken',
+  'scope',
+] as const satisfies readonly (keyof CredentialRecord)[];
+const numberKeys = [
+  'clientSecretExpiresAt',
+  'expiresAt',
+] as const satisfies readonly (keyof CredentialRecord)[];
+const identityKeys = ['serverUrl', 'authorizationServer', 'clientId'] as const;
+const secretKeys = ['clientSecret', 'accessToken', 'refreshToken'] as const;
+
+export function sameIdentity(a: CredentialIdentity, b: CredentialIdentity): boolean {
+  return (
+    a.serverUrl === b.serverUrl &&
+    a.authorizationServer === b.authorizationServer &&
+    a.clientId === b.clientId
+  );
+}
+
+/** The identity fields of a record only (safe to show: no secret). */
+export function identityOf(record: CredentialIdentity): CredentialIdentity {
+  return {
+    serverUrl: record.serverUrl,
+    authorizationServer: record.authorizationServer,
+    clientId: record.clientId,
+  };
+}
+
+/** Registers every secret value of the records for redaction (see registerCredentialSecret). */
+export function registerRecordSecrets(records: readonly CredentialRecord[]): void {
+  for (const record of records) for (const key of secretKeys) registerCredentialSecret(record[key]);
+}
+
+/**
+ * Parses the text of a credential file.
+ *
+ * @throws AuthenticationError `STRATOS_CREDENTIALS_MALFORMED` naming the file and what is wrong, never a value.
+ */
+export function parseCredentialFile(text: string, file: string): CredentialRecord[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    // JSON.parse messages quote the text around the problem, which may be a token: say only that it is not JSON.
+    throw malformed(file, 'it is not valid JSON');
+  }
+  return parseCredentialData(data, file);
+}
+
+/** Validates parsed credential data (the file, or a pending rotation's record list). */
+export function parseCredentialData(data: unknown, file: string): CredentialRecord[] {
+  if (!isObject(data)) throw malformed(file, 'the top level is not an object');
+  if (data.version !== credentialFileVersion) {
+    throw malformed(
+      file,
+      typeof data.version === 'number'
+        ? `its version is ${data.version}; this Stratos reads version ${credentialFileVersion}`
+        : 'it has no numeric version',
+    );
+  }
+  if (!Array.isArray(data.records)) throw malformed(file, 'records is not an array');
+  const records = data.records.map((item, index) => parseRecord(item, index, file));
+  registerRecordSecrets(records);
+  return records;
+}
+
+function parseRecord(item: unknown, index: number, file: string): CredentialRecord {
+  const where = `records[${index}]`;
+  if (!isObject(item)) throw malformed(file, `${where} is not an object`);
+  const record: Partial<CredentialRecord> = {};
+  for (const key of identityKeys) {
+    const value = item[key];
+    if (typeof value !== 'string' || value === '')
+      throw malformed(file, `${where}.${key} is not a non-empty string`);
+    record[key] = value;
+  }
+  for (const key of stringKeys) {
+    const value = item[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw malformed(file, `${where}.${key} is not a string`);
+    record[key] = value;
+  }
+  for (const key of numberKeys) {
+    const value = item[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw malformed(file, `${where}.${key} is not a number`);
+    record[key] = value;
+  }
+  return record as CredentialRecord;
+}
+
+/** The file text of `records`: stable key order, one record per entry. */
+export function serializeCredentialFile(records: readonly CredentialRecord[]): string {
+  const ordered = records.map((record) => {
+    const out: Record<string, unknown> = {};
+    for (const key of [...identityKeys, ...stringKeys, ...numberKeys]) {
+      if (record[key] !== undefined) out[key] = record[key];
+    }
+    return out;
+  });
+  return `${JSON.stringify({version: credentialFileVersion, records: ordered}, null, 2)}\n`;
+}
+
+function malformed(file: string, problem: string): AuthenticationError {
+  return new AuthenticationError(
+    'STRATOS_CREDENTIALS_MALFORMED',
+    `The credential file ${file} cannot be read: ${problem}. Stratos left it unchanged. Fix or move the file (then sign in again with 'stratos mcp login --name <server>').`,
+    {details: {file}},
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
