@@ -24,6 +24,7 @@ export async function buildWorkflows(
     explicit: true,
     ...(options.force === undefined ? {} : {force: options.force}),
     ...(options.onProgress === undefined ? {} : {onProgress: options.onProgress}),
+    ...(options.onNotice === undefined ? {} : {onNotice: options.onNotice}),
   };
   if (target !== undefined) {
     const result = await buildWorkflow(await findWorkflow(host, target), buildOptions);

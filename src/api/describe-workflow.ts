@@ -52,6 +52,10 @@ export function warningsOf(diagnostics: readonly Diagnostic[]): Diagnostic[] {
 
 export function progressOption(options: ProgressOptions): {
   onProgress?: NonNullable<ProgressOptions['onProgress']>;
+  onNotice?: NonNullable<ProgressOptions['onNotice']>;
 } {
-  return options.onProgress === undefined ? {} : {onProgress: options.onProgress};
+  return {
+    ...(options.onProgress === undefined ? {} : {onProgress: options.onProgress}),
+    ...(options.onNotice === undefined ? {} : {onNotice: options.onNotice}),
+  };
 }

@@ -4,6 +4,7 @@ import {type InvocationResult, invokeWorkflow} from '../runtime/index.ts';
 import {progressOption, warningsOf} from './describe-workflow.ts';
 import {findWorkflow, type HostOptions, resolveHost} from './host.ts';
 import type {ProgressOptions} from './progress.ts';
+import {startRunRetention} from './runs.ts';
 
 export interface RunWorkflowOptions extends HostOptions, ProgressOptions {
   signal?: AbortSignal;
@@ -34,7 +35,12 @@ export async function runWorkflow(
     definition,
     input,
     invocationDirectory: host.cwd,
+    stratosHome: host.home,
     ...(options.signal === undefined ? {} : {signal: options.signal}),
+    ...(options.onNotice === undefined ? {} : {notify: options.onNotice}),
   });
-  return {...result, warnings: warningsOf(prepared.build.diagnostics)};
+  // Retention runs in a detached process after the run's artifacts are final; it never delays the result.
+  const retention = await startRunRetention(options);
+  const warnings = [...warningsOf(prepared.build.diagnostics), ...result.telemetryWarnings, ...retention];
+  return {...result, warnings};
 }

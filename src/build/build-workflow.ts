@@ -36,6 +36,8 @@ export interface BuildWorkflowOptions {
   force?: boolean;
   /** An explicit `stratos build` (as opposed to preparation for run, describe or schema). */
   explicit?: boolean;
+  /** Notices for the person at the terminal that need action, such as a sign-in URL during MCP discovery. */
+  onNotice?: (message: string) => void;
   onProgress?: (progress: BuildProgress) => void;
 }
 
@@ -90,7 +92,7 @@ async function buildOne(
       if (options.explicit === true && Object.keys(handle.manifest.mcp?.servers ?? {}).length > 0) {
         await ensureSharedSdk(paths.root);
         await ensureIgnoreRules(paths.root);
-        const mcp = await prepareMcp(handle, paths, {explicit: true});
+        const mcp = await prepareMcp(handle, paths, {explicit: true, onNotice: options.onNotice});
         diagnostics.push(...mcp.diagnostics);
         return finish(hasErrors(mcp.diagnostics) ? 'failed' : 'prepared');
       }
@@ -106,7 +108,7 @@ async function buildOne(
     await ensureIgnoreRules(paths.root);
     const pkg = await prepareWorkflowPackage(paths, () => progress('install', 'installing npm dependencies'));
     diagnostics.push(...pkg.diagnostics);
-    const mcp = await prepareMcp(handle, paths, {explicit: options.explicit === true});
+    const mcp = await prepareMcp(handle, paths, {explicit: options.explicit === true, onNotice: options.onNotice});
     diagnostics.push(...mcp.diagnostics);
     if (hasErrors(mcp.diagnostics)) return finish('failed');
     const children = await prepareChildren(handle, paths, session, chain);

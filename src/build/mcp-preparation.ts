@@ -26,6 +26,8 @@ import type {WorkflowPaths} from './workflow-paths.ts';
 export interface McpPreparationOptions {
   /** An explicit `stratos build`: rediscover and regenerate every configured server. */
   explicit: boolean;
+  /** Notices for the person at the terminal, such as a sign-in URL during discovery. */
+  onNotice?: ((message: string) => void) | undefined;
 }
 
 export interface McpPreparation {
@@ -65,6 +67,7 @@ export async function prepareMcpWrappers(
           config,
           workflow: handle.name,
           directory: paths.directory,
+          ...(options.onNotice === undefined ? {} : {onNotice: options.onNotice}),
         });
         const source = generateWrapperSource({serverName: server, tools: discovered.tools});
         if ((await readFile(file, 'utf8').catch(() => undefined)) !== source)

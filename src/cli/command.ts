@@ -30,6 +30,8 @@ export interface CommandContext {
   paint: (text: string, style: Style) => string;
   /** Progress of long steps; shown on a terminal only, never in --json mode or CI. */
   progress: (progress: BuildProgress) => void;
+  /** A notice the person must act on (a sign-in URL): always shown on stderr, also in --json mode. */
+  notice: (message: string) => void;
   signal: AbortSignal;
 }
 

@@ -62,6 +62,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       env: io.env,
       paint,
       signal: io.signal,
+      notice: (message) => io.stderr(`${message}\n`),
       progress: (progress) => {
         if (!json && io.stderrIsTTY && io.env.CI === undefined)
           io.stderr(paint(`${progress.workflow}: ${progress.message}…\n`, 'dim'));

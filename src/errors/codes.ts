@@ -87,10 +87,74 @@ export const errorCodes = {
   STRATOS_CONFIG_REFERENCE_INVALID: 'A {env:...} or {file:...} reference is malformed.',
   STRATOS_CONFIG_ENV_MISSING: 'An environment variable named by an {env:NAME} reference is not set.',
   STRATOS_CONFIG_FILE_MISSING: 'A file named by a {file:path} reference cannot be read.',
-  STRATOS_CONFIG_FILE_PERMISSIONS: 'A secret file named by a {file:path} reference is accessible to group or others.',
+  STRATOS_CONFIG_FILE_PERMISSIONS:
+    'A secret file named by a {file:path} reference is accessible to group or others.',
 
   // configuration and settings
   STRATOS_SETTINGS_INVALID: '~/.stratos/settings.json is malformed.',
+
+  // telemetry (run artifacts and trace export are best effort: these are warnings, never run failures)
+  STRATOS_TELEMETRY_ARTIFACT_FAILED:
+    'Warning: a local run artifact (run.json, run.log, events.jsonl) could not be written.',
+  STRATOS_TELEMETRY_EXPORT_FAILED: 'Warning: exporting traces to a destination failed.',
+  STRATOS_TELEMETRY_DESTINATION_INVALID:
+    'Warning: a trace destination could not be set up (such as an unresolved header).',
+  STRATOS_TELEMETRY_RECORDING_FAILED: 'Warning: recording an operation or event failed.',
+  STRATOS_RUNS_NOT_FOUND: 'No recorded run matches the given run id.',
+  STRATOS_RUNS_AMBIGUOUS: 'The run id prefix matches more than one recorded run.',
+  STRATOS_RUNS_UNREADABLE: "A recorded run's run.json or events.jsonl cannot be read.",
+
+  // agents and prompts
+  STRATOS_AGENT_CONFIG_UNKNOWN:
+    'createAgent named an agent configuration that workflow.yaml does not declare.',
+  STRATOS_AGENT_CONFIG_INVALID:
+    'An agent setting (workflow.yaml, overrides or code) has the wrong type or value.',
+  STRATOS_AGENT_MCP_UNKNOWN: 'allowedMcps names a server that mcp.servers of workflow.yaml does not declare.',
+  STRATOS_AGENT_TOOL_UNKNOWN:
+    'allowedTools or disallowedTools names a tool the selected harness does not have.',
+  STRATOS_AGENT_HARNESS_MISSING: 'The SDK package of the selected agent harness is not installed.',
+  STRATOS_AGENT_BUSY: 'execute was called while the same agent was still executing.',
+  STRATOS_AGENT_INIT_FAILED: 'Starting the native session of an agent failed; a later execute may retry.',
+  STRATOS_AGENT_RUN_FAILED: 'An agent execution failed in the harness.',
+  STRATOS_AGENT_CANCELLED: 'An agent execution was cancelled (cancel() or the invocation ended).',
+  STRATOS_AGENT_OUTPUT_MISSING: 'An agent with an output schema ended without a structured result.',
+  STRATOS_AGENT_OUTPUT_INVALID: 'The structured result of an agent does not match its output schema.',
+  STRATOS_AGENT_HOOK_FAILED: 'An agent hook threw; the execution fails.',
+  STRATOS_AGENT_ADMISSION_LIMIT:
+    'More agent executions are outstanding in this run than agents.maxOutstanding allows.',
+  STRATOS_PROMPT_INVALID: 'A prompt reference or Handlebars template is malformed.',
+  STRATOS_PROMPT_FILE_MISSING: 'A prompt file or template file cannot be read.',
+  STRATOS_PROMPT_VARIABLE_MISSING: 'A prompt template uses a variable that was not given.',
+  STRATOS_AUTH_REQUIRED: 'No usable authentication (API credentials or native login) is available.',
+
+  // auth and credentials (MCP OAuth sign-in, refresh and ~/.stratos/credentials.json)
+  STRATOS_AUTH_CONFIG_INVALID: 'The auth: {type: oauth} settings of an MCP server cannot be used as given.',
+  STRATOS_AUTH_DISCOVERY_FAILED:
+    "The MCP server's protected-resource or authorization-server metadata could not be read.",
+  STRATOS_AUTH_SERVER_MISMATCH:
+    'The authorization server differs from the one first bound to this MCP URL and client id; nothing was sent.',
+  STRATOS_AUTH_REGISTRATION_FAILED:
+    'Registering Stratos as an OAuth client with the authorization server failed.',
+  STRATOS_AUTH_BROWSER_FAILED:
+    'The browser for OAuth sign-in could not be opened; the URL is in the message.',
+  STRATOS_AUTH_CALLBACK_PORT_UNAVAILABLE: 'The OAuth callback listener could not bind its 127.0.0.1 port.',
+  STRATOS_AUTH_CALLBACK_ERROR: 'The authorization server redirected back with an error instead of a code.',
+  STRATOS_AUTH_STATE_MISMATCH: 'The OAuth callback carried a state that this sign-in did not issue.',
+  STRATOS_AUTH_TIMEOUT: 'OAuth sign-in did not complete within its time limit (five minutes).',
+  STRATOS_AUTH_CANCELLED: 'OAuth sign-in was cancelled because its invocation or command ended.',
+  STRATOS_AUTH_TOKEN_EXCHANGE_FAILED: 'Exchanging the authorization code for tokens failed.',
+  STRATOS_AUTH_REFRESH_FAILED:
+    'Refreshing an access token failed (network or server error); stored credentials were kept.',
+  STRATOS_AUTH_TOKEN_TOO_SHORT:
+    'An access token has five minutes or less left; the workflow body did not run.',
+  STRATOS_AUTH_NOT_SIGNED_IN: 'No stored credentials match the MCP server (run stratos mcp login).',
+  STRATOS_CREDENTIALS_MALFORMED:
+    '~/.stratos/credentials.json is not a valid version 1 credential file; it was left as it is.',
+  STRATOS_CREDENTIALS_PERMISSIONS:
+    '~/.stratos/credentials.json or its directory is accessible to other users or owned by another.',
+  STRATOS_CREDENTIALS_LOCK_TIMEOUT: 'A credential file or refresh lock could not be acquired in time.',
+  STRATOS_CREDENTIALS_WRITE_FAILED:
+    'Saving credentials failed; rotated tokens are kept in a pending file for recovery.',
 
   // anything unexpected
   STRATOS_INTERNAL: 'An unexpected error inside Stratos; please report it.',

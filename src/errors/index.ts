@@ -1,6 +1,15 @@
+export {AgentRunError, type AgentRunErrorOptions} from './agent-run-error.ts';
+export {
+  AuthenticationError,
+  type AuthenticationErrorCode,
+  type AuthenticationErrorOptions,
+  redactCredentialSecrets,
+  registerCredentialSecret,
+} from './authentication-error.ts';
 export {BuildError} from './build-error.ts';
 export {type ErrorCode, errorCodes} from './codes.ts';
 export {type Diagnostic, formatLocation, hasErrors} from './diagnostic.ts';
+export {McpToolError, type McpToolErrorResult} from './mcp-tool-error.ts';
 export {
   isStratosError,
   type SourceLocation,

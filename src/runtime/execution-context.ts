@@ -6,6 +6,7 @@ import {AsyncLocalStorage} from 'node:async_hooks';
 import {StratosError} from '../errors/index.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
 import type {InvocationTelemetry} from '../telemetry/index.ts';
+import type {AdmissionLimiter} from './admission.ts';
 import type {ResourceRegistry} from './resource-registry.ts';
 
 /** `overrides` of an invocation input: named agent and decision settings that replace workflow.yaml fields. */
@@ -26,6 +27,10 @@ export interface ExecutionContext {
   ancestors: readonly string[];
   abortController: AbortController;
   resources: ResourceRegistry;
+  /** Tells the person at the terminal something they must act on (a sign-in URL); the CLI shows it on stderr. */
+  notify: (message: string) => void;
+  /** Agent admission limits, shared by a top-level run and all its children. */
+  admission: AdmissionLimiter;
   /** Records operations (spans and run events) of this invocation: `context.telemetry.operation(...)`. */
   telemetry: InvocationTelemetry;
   startedAt: Date;

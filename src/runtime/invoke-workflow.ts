@@ -4,6 +4,7 @@
  * with a StratosError; cleanup failures are reported beside the result and never replace it.
  */
 import {randomBytes} from 'node:crypto';
+import {resolveReferenceMap} from '../config/index.ts';
 import {
   formatValidationIssues,
   validateWorkflowInput,
@@ -13,7 +14,15 @@ import {
 import {isStratosError, StratosError, WorkflowInputError} from '../errors/index.ts';
 import {isRecord} from '../internal/json-file.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
-import {silentTelemetry} from '../telemetry/index.ts';
+import {authenticateWorkflowStart} from '../mcp/auth/preflight.ts';
+import {
+  closeInvocationTelemetry,
+  type InvocationRecorder,
+  type InvocationTelemetryReport,
+  openInvocationTelemetry,
+  type TelemetryDiagnostic,
+} from '../telemetry/index.ts';
+import {AdmissionLimiter} from './admission.ts';
 import {type ExecutionContext, runInExecutionContext} from './execution-context.ts';
 import {type CleanupFailure, ResourceRegistry} from './resource-registry.ts';
 import {splitOverrides} from './split-overrides.ts';
@@ -31,6 +40,10 @@ export interface InvokeWorkflowOptions {
   overrides?: ExecutionContext['overrides'];
   /** Cancels the invocation from outside (the CLI's SIGINT, a parent closing before its child). */
   signal?: AbortSignal;
+  /** Where notices for the person at the terminal go (a sign-in URL); a child inherits its parent's. */
+  notify?: (message: string) => void;
+  /** When set, a top-level run writes run.json, run.log and events.jsonl under `<stratosHome>/runs/`. */
+  stratosHome?: string;
 }
 
 interface InvocationFacts {
@@ -40,6 +53,10 @@ interface InvocationFacts {
   startedAt: string;
   durationMs: number;
   cleanupFailures: CleanupFailure[];
+  /** The top-level run's artifact folder (run.json, run.log, events.jsonl), when it could be written. */
+  runDirectory?: string;
+  /** Artifact and trace-export problems: warnings, never a failure of the run. */
+  telemetryWarnings: TelemetryDiagnostic[];
 }
 
 export type InvocationResult =
@@ -61,7 +78,10 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(Date.now() - startedAt.getTime()),
     cleanupFailures,
+    telemetryWarnings: [],
   });
+  const abortController = createAbortController(options);
+  const telemetry = await openTelemetry(options, executionId, startedAt, abortController.signal);
 
   let validInput: Record<string, unknown>;
   let context: ExecutionContext;
@@ -76,14 +96,20 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
     const validated = await validateWorkflowInput(options.definition, split.input);
     if (!validated.ok) throw new WorkflowInputError(name, validated.issues);
     validInput = validated.value as Record<string, unknown>;
-    context = openContext(options, executionId, startedAt, split.overrides);
+    context = openContext(options, executionId, startedAt, split.overrides, abortController, telemetry);
   } catch (error) {
-    return {...facts([]), ok: false, error: asStratosError(error, name)};
+    const failed = {ok: false as const, error: asStratosError(error, name)};
+    const done = facts([]);
+    return {...done, ...withReport(await closeTelemetry(telemetry, failed, options)), ...failed};
   }
 
   let outcome: {ok: true; output: Record<string, unknown>} | {ok: false; error: StratosError};
   try {
-    const returned = await runInExecutionContext(context, () => options.definition.run(validInput as never));
+    // Step 6: workflow-start authentication of the manifest's OAuth MCP servers; a failure keeps run from starting.
+    await runInExecutionContext(context, () => telemetry.activate(() => authenticateWorkflowStart(context)));
+    const returned = await runInExecutionContext(context, () =>
+      telemetry.activate(() => options.definition.run(validInput as never)),
+    );
     const validated = await validateWorkflowOutput(options.definition, returned);
     outcome = validated.ok
       ? {ok: true, output: validated.value as Record<string, unknown>}
@@ -100,7 +126,8 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
   }
   if (!outcome.ok) context.abortController.abort(outcome.error);
   const cleanupFailures = await context.resources.closeAll();
-  return {...facts(cleanupFailures), ...outcome};
+  const done = facts(cleanupFailures);
+  return {...done, ...withReport(await closeTelemetry(telemetry, outcome, options)), ...outcome};
 }
 
 function openContext(
@@ -108,14 +135,9 @@ function openContext(
   executionId: string,
   startedAt: Date,
   overrides: ExecutionContext['overrides'],
+  abortController: AbortController,
+  telemetry: InvocationRecorder,
 ): ExecutionContext {
-  const abortController = new AbortController();
-  const parentSignal = options.parent?.abortController.signal ?? options.signal;
-  if (parentSignal !== undefined) {
-    if (parentSignal.aborted) abortController.abort(parentSignal.reason);
-    else
-      parentSignal.addEventListener('abort', () => abortController.abort(parentSignal.reason), {once: true});
-  }
   return {
     executionId,
     rootExecutionId: options.parent?.rootExecutionId ?? executionId,
@@ -126,8 +148,75 @@ function openContext(
       options.parent === undefined ? [] : [...options.parent.ancestors, options.parent.workflow.name],
     abortController,
     resources: new ResourceRegistry(),
-    telemetry: silentTelemetry,
+    notify: options.notify ?? options.parent?.notify ?? (() => {}),
+    admission: options.parent?.admission ?? new AdmissionLimiter(),
+    telemetry,
     startedAt,
+  };
+}
+
+/** Aborted by the invocation itself on failure, and by its parent's signal (or the caller's) from outside. */
+function createAbortController(options: InvokeWorkflowOptions): AbortController {
+  const abortController = new AbortController();
+  const parentSignal = externalSignal(options);
+  if (parentSignal !== undefined) {
+    if (parentSignal.aborted) abortController.abort(parentSignal.reason);
+    else
+      parentSignal.addEventListener('abort', () => abortController.abort(parentSignal.reason), {once: true});
+  }
+  return abortController;
+}
+
+function externalSignal(options: InvokeWorkflowOptions): AbortSignal | undefined {
+  return options.parent?.abortController.signal ?? options.signal;
+}
+
+/** The invocation's recorder: a workflow span in the root run's trace; a new run (and artifacts) at the top. */
+function openTelemetry(
+  options: InvokeWorkflowOptions,
+  executionId: string,
+  startedAt: Date,
+  signal: AbortSignal,
+): Promise<InvocationRecorder> {
+  const {name, directory, manifest} = options.workflow;
+  return openInvocationTelemetry({
+    executionId,
+    startedAt,
+    workflow: {
+      name,
+      version: manifest.version,
+      directory,
+      exporters: manifest.telemetry?.exporters,
+      secretSources: manifest.mcp,
+    },
+    invocationDirectory: options.invocationDirectory,
+    input: options.input,
+    parent: options.parent?.telemetry,
+    signal,
+    stratosHome: options.stratosHome,
+    resolveReferences: (values, field) => resolveReferenceMap(values, {directory, field}),
+  });
+}
+
+/** Ends the workflow span; for a top-level run also writes the final run.json and flushes trace export. */
+function closeTelemetry(
+  telemetry: InvocationRecorder,
+  outcome: {ok: true; output: Record<string, unknown>} | {ok: false; error: StratosError},
+  options: InvokeWorkflowOptions,
+): Promise<InvocationTelemetryReport> {
+  return closeInvocationTelemetry(telemetry, {
+    ...outcome,
+    ...(outcome.ok ? {} : {error: {code: outcome.error.code, message: outcome.error.message}}),
+    cancelledFromOutside: externalSignal(options)?.aborted === true,
+  });
+}
+
+function withReport(
+  report: InvocationTelemetryReport,
+): Pick<InvocationFacts, 'runDirectory' | 'telemetryWarnings'> {
+  return {
+    ...(report.runDirectory === undefined ? {} : {runDirectory: report.runDirectory}),
+    telemetryWarnings: report.diagnostics,
   };
 }
 

@@ -11,6 +11,7 @@ export const buildCommand: CommandHandler = async (command, context) => {
     env: context.env,
     force: command.values.force === true,
     onProgress: context.progress,
+    onNotice: context.notice,
   });
   const data = {workflows: results.map(summarize)};
   const warnings = results.flatMap((r) => r.diagnostics.filter((d) => d.severity === 'warning'));

@@ -8,6 +8,7 @@ export const describeCommand: CommandHandler = async (command, context) => {
     cwd: context.cwd,
     env: context.env,
     onProgress: context.progress,
+    onNotice: context.notice,
   });
   const {warnings, ...data} = description;
   const human = [

@@ -1,4 +1,4 @@
-import {runWorkflow} from '../../api/index.ts';
+import {runWorkflow} from '../../api/run-workflow.ts';
 import {StratosError} from '../../errors/index.ts';
 import type {CommandHandler} from '../command.ts';
 import {requireTarget} from './require-target.ts';
@@ -10,6 +10,7 @@ export const runCommand: CommandHandler = async (command, context) => {
     cwd: context.cwd,
     env: context.env,
     onProgress: context.progress,
+    onNotice: context.notice,
     signal: context.signal,
   });
   const facts = {
@@ -17,6 +18,7 @@ export const runCommand: CommandHandler = async (command, context) => {
     workflow: result.workflow,
     startedAt: result.startedAt,
     durationMs: result.durationMs,
+    ...(result.runDirectory === undefined ? {} : {runDirectory: result.runDirectory}),
   };
   const cleanup = result.cleanupFailures.map((f) => ({
     code: 'STRATOS_INTERNAL' as const,

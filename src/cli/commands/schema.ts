@@ -8,6 +8,7 @@ export const schemaCommand: CommandHandler = async (command, context) => {
     cwd: context.cwd,
     env: context.env,
     onProgress: context.progress,
+    onNotice: context.notice,
   });
   const human = `${JSON.stringify({input: data.input, output: data.output}, null, 2)}\n`;
   return {ok: true, message: `Schemas of workflow '${data.name}'`, data, warnings, human};

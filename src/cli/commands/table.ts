@@ -59,6 +59,75 @@ export const commands: CommandSpec[] = [
     options: {json: jsonOption, name: nameOption},
     load: async () => (await import('./clean.ts')).cleanCommand,
   },
+  {
+    name: 'mcp list',
+    summary:
+      'List the MCP servers of every discovered workflow with workflow and transport (no secret values).',
+    usage: 'stratos mcp list [--json]',
+    positionals: [],
+    options: {json: jsonOption},
+    load: async () => (await import('./mcp.ts')).mcpListCommand,
+  },
+  {
+    name: 'mcp login',
+    summary: 'Sign in to an OAuth MCP server in the browser and store its credentials for later runs.',
+    usage: 'stratos mcp login --name <server> [--workflow <name>] [--json]',
+    positionals: [],
+    options: {
+      json: jsonOption,
+      name: {type: 'string', value: 'server', description: 'The MCP server name (a key of mcp.servers).'},
+      workflow: {
+        type: 'string',
+        value: 'workflow',
+        description: 'The workflow whose declaration to use when several declare the server differently.',
+      },
+    },
+    load: async () => (await import('./mcp-auth.ts')).mcpLoginCommand,
+  },
+  {
+    name: 'mcp logout',
+    summary: 'Remove the locally stored credentials of an OAuth MCP server (does not revoke them remotely).',
+    usage: 'stratos mcp logout --name <server> [--workflow <name>] [--json]',
+    positionals: [],
+    options: {
+      json: jsonOption,
+      name: {type: 'string', value: 'server', description: 'The MCP server name (a key of mcp.servers).'},
+      workflow: {
+        type: 'string',
+        value: 'workflow',
+        description: 'The workflow whose declaration to use when several declare the server differently.',
+      },
+    },
+    load: async () => (await import('./mcp-auth.ts')).mcpLogoutCommand,
+  },
+  {
+    name: 'runs list',
+    summary: 'List recent local runs (of this directory, or --all) with status and duration.',
+    usage: 'stratos runs list [--all] [--limit <n>] [--json]',
+    positionals: [],
+    options: {
+      json: jsonOption,
+      all: {type: 'boolean', description: 'Runs of every invocation directory, not only this one.'},
+      limit: {type: 'string', value: 'n', description: 'Show at most n runs, newest first; default 20.'},
+    },
+    load: async () => (await import('./runs.ts')).runsListCommand,
+  },
+  {
+    name: 'runs show',
+    summary: "Show a run's tree of workflows, agents, tool calls and decisions with durations and status.",
+    usage: 'stratos runs show <run> [--json]',
+    positionals: ['run'],
+    options: {json: jsonOption},
+    load: async () => (await import('./runs.ts')).runsShowCommand,
+  },
+  {
+    name: 'tools list',
+    summary: 'List the built-in tool names each agent harness supports for allowedTools and disallowedTools.',
+    usage: 'stratos tools list [--json]',
+    positionals: [],
+    options: {json: jsonOption},
+    load: async () => (await import('./tools.ts')).toolsListCommand,
+  },
 ];
 
 export function findCommand(words: readonly string[]): {spec: CommandSpec; consumed: number} | undefined {

@@ -1,0 +1,398 @@
+/**
+ * The agent primitive (design philosophy, "Make conversation ownership explicit"): one object is one conversation
+ * of one workflow invocation. createAgent resolves and fixes its settings and registers it with the invocation;
+ * the first execute initializes native resources; later calls continue the conversation.
+ */
+import {relative, resolve} from 'node:path';
+import {z} from 'zod';
+import {type PromptReference, type PromptVariables, resolvePrompt} from '../config/prompts.ts';
+import {AgentRunError, isStratosError, StratosError} from '../errors/index.ts';
+import {type ExecutionContext, requireExecutionContext} from '../runtime/execution-context.ts';
+import {createHarnessEnvironment} from './agent-environment.ts';
+import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
+import type {AgentHarness, HarnessSession} from './harness.ts';
+import {HookFailure} from './hooks.ts';
+import {loadHarness} from './load-harness.ts';
+import {type AgentSettings, type ResolvedAgentSettings, resolveAgentSettings} from './settings.ts';
+import {resolveToolSelection, type ToolSelection} from './tool-names.ts';
+
+/** One conversation with a harness. */
+export interface Agent<Output = string> {
+  /** The configuration name, or `agent` for an inline configuration. */
+  readonly name: string;
+  /** The resolved settings, fixed for the conversation. */
+  readonly settings: Readonly<ResolvedAgentSettings>;
+  /**
+   * Sends the next user prompt and resolves with the answer: text, or the validated structured result when the
+   * agent has an output schema. The first call starts the native session.
+   * @throws StratosError STRATOS_AGENT_BUSY (another execute is running; only this call fails),
+   *   STRATOS_PROMPT_* (before anything reaches a model), STRATOS_AGENT_ADMISSION_LIMIT,
+   *   STRATOS_AGENT_HARNESS_MISSING, AuthenticationError STRATOS_AUTH_REQUIRED, STRATOS_AGENT_INIT_FAILED,
+   *   AgentRunError (STRATOS_AGENT_RUN_FAILED, STRATOS_AGENT_CANCELLED, STRATOS_AGENT_HOOK_FAILED),
+   *   STRATOS_AGENT_OUTPUT_MISSING, STRATOS_AGENT_OUTPUT_INVALID.
+   */
+  execute(prompt: PromptReference, variables?: PromptVariables): Promise<Output>;
+  /** Signals the running execution to stop (synchronously); that execute rejects once it has stopped. */
+  cancel(): void;
+}
+
+/** An agent configuration given in code instead of a workflow.yaml name. */
+export type AgentConfig<Output = string> = AgentSettings<Output> & {name?: string};
+
+/**
+ * Creates an agent from a workflow.yaml configuration name or an inline configuration. Settings resolve field by
+ * field: `settings` (code), then the invocation's overrides, then workflow.yaml, then the defaults.
+ * @throws StratosError STRATOS_RUNTIME_NO_CONTEXT, STRATOS_AGENT_CONFIG_UNKNOWN, STRATOS_AGENT_CONFIG_INVALID,
+ *   STRATOS_AGENT_MCP_UNKNOWN, STRATOS_AGENT_TOOL_UNKNOWN.
+ * @example
+ * const reviewer = createAgent('reviewer', {outputSchema: z.object({approve: z.boolean().describe('')})});
+ * const {approve} = await reviewer.execute({template: 'prompts/review.hbs'}, {diff});
+ */
+export function createAgent<Output = string>(
+  nameOrConfig: string | AgentConfig<Output>,
+  settings?: AgentSettings<Output>,
+): Agent<Output> {
+  const context = requireExecutionContext('createAgent()');
+  const manifest = context.workflow.manifest;
+  const named = typeof nameOrConfig === 'string';
+  const name = named ? nameOrConfig : (nameOrConfig.name ?? 'agent');
+  const configured = named ? manifest.agents?.[name] : undefined;
+  if (named && configured === undefined) {
+    const known = Object.keys(manifest.agents ?? {});
+    throw new StratosError(
+      'STRATOS_AGENT_CONFIG_UNKNOWN',
+      `Workflow '${context.workflow.name}' has no agent configuration '${name}' in workflow.yaml${known.length > 0 ? `; it declares ${known.map((k) => `'${k}'`).join(', ')}` : ''}. Add agents.${name} or pass an inline configuration.`,
+      {details: {agent: name, known}},
+    );
+  }
+  const inline = named ? undefined : withoutName(nameOrConfig);
+  const resolved = resolveAgentSettings({
+    name,
+    layers: [
+      {
+        source: `createAgent('${name}') settings`,
+        settings: settings as Record<string, unknown> | undefined,
+        codeFields: true,
+      },
+      {source: `createAgent('${name}') configuration`, settings: inline, codeFields: true},
+      {
+        source: `overrides.agents.${name}`,
+        settings: named ? context.overrides.agents?.[name] : undefined,
+        codeFields: false,
+      },
+      {source: `workflow.yaml agents.${name}`, settings: configured, codeFields: false},
+    ],
+    mcpServers: Object.keys(manifest.mcp?.servers ?? {}),
+    resolvePath: (path) => resolve(context.invocationDirectory, path),
+    invocationDirectory: context.invocationDirectory,
+  });
+  const tools = resolveToolSelection(resolved.harness, resolved.allowedTools, resolved.disallowedTools, name);
+  const code = {...inline, ...definedOnly(settings ?? {})} as AgentSettings<Output>;
+  return new AgentSession<Output>(context, name, resolved, tools, code);
+}
+
+function withoutName<T extends {name?: string}>(config: T): Record<string, unknown> {
+  const {name: _name, ...rest} = config;
+  return rest;
+}
+
+function definedOnly(value: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined));
+}
+
+type State = 'new' | 'ready' | 'closed';
+
+class AgentSession<Output> implements Agent<Output> {
+  readonly name: string;
+  readonly settings: Readonly<ResolvedAgentSettings>;
+  #context: ExecutionContext;
+  #tools: ToolSelection;
+  #code: AgentSettings<Output>;
+  #state: State = 'new';
+  #harness: AgentHarness | undefined;
+  #session: HarnessSession | undefined;
+  #running: {controller: AbortController; done: Promise<unknown>} | undefined;
+  #unregister: () => void;
+
+  constructor(
+    context: ExecutionContext,
+    name: string,
+    settings: ResolvedAgentSettings,
+    tools: ToolSelection,
+    code: AgentSettings<Output>,
+  ) {
+    this.name = name;
+    this.settings = Object.freeze(settings);
+    this.#context = context;
+    this.#tools = tools;
+    this.#code = code;
+    // Registered before lazy initialization, so a half-started session is still cleaned up with the invocation.
+    this.#unregister = context.resources.register({label: `agent:${name}`, close: () => this.#close()});
+  }
+
+  cancel(): void {
+    this.#running?.controller.abort(
+      new AgentRunError('the execution was cancelled.', {
+        agent: this.name,
+        harness: this.settings.harness,
+        cancelled: true,
+      }),
+    );
+  }
+
+  execute(prompt: PromptReference, variables?: PromptVariables): Promise<Output> {
+    if (this.#running !== undefined) {
+      return Promise.reject(
+        new StratosError(
+          'STRATOS_AGENT_BUSY',
+          `Agent '${this.name}' is still executing; one agent is one conversation and takes one prompt at a time. Await the running execute, or create another agent for independent work.`,
+          {details: {agent: this.name}},
+        ),
+      );
+    }
+    if (this.#state === 'closed' || this.#context.resources.closed) {
+      return Promise.reject(
+        new StratosError(
+          'STRATOS_RUNTIME_CONTEXT_CLOSED',
+          `Agent '${this.name}' was used after workflow '${this.#context.workflow.name}' ended. Await all agent work inside run.`,
+        ),
+      );
+    }
+    const controller = new AbortController();
+    const invocation = this.#context.abortController.signal;
+    const onInvocationAbort = () =>
+      controller.abort(
+        new AgentRunError('the invocation ended or failed, so its agent executions were cancelled.', {
+          agent: this.name,
+          harness: this.settings.harness,
+          cancelled: true,
+          cause: invocation.reason,
+        }),
+      );
+    if (invocation.aborted) onInvocationAbort();
+    else invocation.addEventListener('abort', onInvocationAbort, {once: true});
+    const done = this.#context.telemetry
+      .operation(
+        {
+          kind: 'agent.execute',
+          name: `agent ${this.name}`,
+          attributes: {
+            'stratos.agent.name': this.name,
+            'stratos.agent.harness': this.settings.harness,
+            'gen_ai.request.model': this.settings.model,
+          },
+        },
+        () => this.#execute(prompt, variables, controller.signal),
+      )
+      .finally(() => {
+        invocation.removeEventListener('abort', onInvocationAbort);
+        this.#running = undefined;
+      });
+    this.#running = {controller, done};
+    return done;
+  }
+
+  async #execute(
+    prompt: PromptReference,
+    variables: PromptVariables | undefined,
+    signal: AbortSignal,
+  ): Promise<Output> {
+    const workflow = this.#context.workflow;
+    // The prompt renders first: a missing variable fails before admission, initialization or any request.
+    const text = await resolvePrompt(prompt, {
+      directory: workflow.directory,
+      variables,
+      field: `prompt of agent '${this.name}'`,
+    });
+    const release = await this.#context.admission.acquire(`Agent '${this.name}'`, signal);
+    const lifecycle = {agent: this.name, harness: this.settings.harness, prompt: text};
+    const hooks = this.#code.hooks ?? {};
+    try {
+      if (hooks.onStart !== undefined)
+        await runLifecycleHook('onStart', () => hooks.onStart!(lifecycle), this);
+      const output = await this.#turn(text, signal);
+      if (hooks.onComplete !== undefined)
+        await runLifecycleHook('onComplete', () => hooks.onComplete!({...lifecycle, output}), this);
+      return output;
+    } catch (error) {
+      if (hooks.onError !== undefined) {
+        try {
+          await hooks.onError({...lifecycle, error});
+        } catch (hookError) {
+          // Both are kept: the original failure stays the error, the reporting failure rides along.
+          throw new AgentRunError(
+            `the onError hook threw while reporting a failure: ${messageOf(hookError)}`,
+            {
+              code: 'STRATOS_AGENT_HOOK_FAILED',
+              agent: this.name,
+              harness: this.settings.harness,
+              cause: new AggregateError([error, hookError], 'execution failure and onError hook failure'),
+            },
+          );
+        }
+      }
+      throw error;
+    } finally {
+      release();
+    }
+  }
+
+  async #turn(text: string, signal: AbortSignal): Promise<Output> {
+    const workflow = this.#context.workflow;
+    const session = this.#session ?? (await this.#initialize(signal));
+    signal.throwIfAborted();
+    const mcpServers = await refreshAgentMcpServers({
+      workflow: workflow.name,
+      directory: workflow.directory,
+      servers: workflow.manifest.mcp?.servers ?? {},
+      selected: this.settings.allowedMcps,
+    });
+    let result: Awaited<ReturnType<HarnessSession['run']>>;
+    try {
+      result = await this.#context.telemetry.operation(
+        {kind: 'agent.model', name: `agent ${this.name} turn`, attributes: {'stratos.agent.name': this.name}},
+        () => session.run(text, {signal, mcpServers}),
+      );
+    } catch (error) {
+      throw this.#runError(error, signal);
+    }
+    if (this.#code.outputSchema === undefined) return result.text as Output;
+    if (result.structured === undefined) {
+      throw new StratosError(
+        'STRATOS_AGENT_OUTPUT_MISSING',
+        `Agent '${this.name}' (${this.settings.harness}) ended without a structured result for its output schema; its text was not turned into one. Text: ${truncate(result.text)}`,
+        {details: {agent: this.name, text: result.text}},
+      );
+    }
+    const parsed = await this.#code.outputSchema.safeParseAsync(result.structured.value);
+    if (!parsed.success) {
+      throw new StratosError(
+        'STRATOS_AGENT_OUTPUT_INVALID',
+        `Agent '${this.name}' (${this.settings.harness}) returned a structured result that does not match its output schema: ${z.prettifyError(parsed.error)}`,
+        {details: {agent: this.name, value: result.structured.value, issues: parsed.error.issues}},
+      );
+    }
+    return parsed.data;
+  }
+
+  async #initialize(signal: AbortSignal): Promise<HarnessSession> {
+    const harness = this.#harness ?? (await loadHarness(this.settings.harness));
+    this.#harness = harness;
+    const env = createHarnessEnvironment();
+    await harness.checkAuthentication(env);
+    const workflow = this.#context.workflow;
+    const systemPrompt =
+      this.settings.systemPrompt === undefined
+        ? undefined
+        : await resolvePrompt(this.settings.systemPrompt, {
+            directory: workflow.directory,
+            field: `system prompt of agent '${this.name}'`,
+          });
+    const mcpServers = await refreshAgentMcpServers({
+      workflow: workflow.name,
+      directory: workflow.directory,
+      servers: workflow.manifest.mcp?.servers ?? {},
+      selected: this.settings.allowedMcps,
+    });
+    signal.throwIfAborted();
+    const schema = this.#code.outputSchema;
+    try {
+      this.#session = await harness.createSession({
+        agent: this.name,
+        model: this.settings.model,
+        effort: this.settings.effort,
+        systemPrompt,
+        workingDirectory: this.settings.workingDirectory,
+        mcpServers,
+        tools: this.#tools,
+        outputJsonSchema: schema === undefined ? undefined : toOutputJsonSchema(schema),
+        env,
+        hooks: this.#code.hooks ?? {},
+        emit: (event) => {
+          try {
+            this.#code.onEvent?.(event);
+          } catch {
+            // Observing is best effort and never changes the execution.
+          }
+        },
+      });
+    } catch (error) {
+      if (isStratosError(error)) throw error;
+      throw new StratosError(
+        'STRATOS_AGENT_INIT_FAILED',
+        `Agent '${this.name}' could not start its ${this.settings.harness} session: ${messageOf(error)} A later execute may try again.`,
+        {
+          cause: error,
+          details: {
+            agent: this.name,
+            harness: this.settings.harness,
+            workingDirectory:
+              relative(this.#context.invocationDirectory, this.settings.workingDirectory) || '.',
+          },
+        },
+      );
+    }
+    this.#state = 'ready';
+    return this.#session;
+  }
+
+  #runError(error: unknown, signal: AbortSignal): unknown {
+    if (signal.aborted && signal.reason instanceof AgentRunError) return signal.reason;
+    if (error instanceof AgentRunError) return error;
+    if (error instanceof HookFailure) {
+      return new AgentRunError(`${error.message} The execution failed.`, {
+        code: 'STRATOS_AGENT_HOOK_FAILED',
+        agent: this.name,
+        harness: this.settings.harness,
+        cause: error.cause,
+      });
+    }
+    if (isStratosError(error)) return error;
+    return new AgentRunError(messageOf(error), {
+      agent: this.name,
+      harness: this.settings.harness,
+      cause: error,
+    });
+  }
+
+  async #close(): Promise<void> {
+    this.#state = 'closed';
+    this.#unregister();
+    this.cancel();
+    const session = this.#session;
+    this.#session = undefined;
+    await session?.close();
+    await this.#running?.done.catch(() => {});
+  }
+}
+
+async function runLifecycleHook(
+  hook: string,
+  fn: () => void | Promise<void>,
+  agent: AgentSession<unknown>,
+): Promise<void> {
+  try {
+    await fn();
+  } catch (error) {
+    throw new AgentRunError(`the ${hook} hook threw: ${messageOf(error)}`, {
+      code: 'STRATOS_AGENT_HOOK_FAILED',
+      agent: agent.name,
+      harness: agent.settings.harness,
+      cause: error,
+    });
+  }
+}
+
+/** The output schema as harnesses take it: JSON Schema without the `$schema` dialect marker they reject. */
+function toOutputJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const {$schema: _dialect, ...rest} = z.toJSONSchema(schema, {io: 'output'}) as Record<string, unknown>;
+  return rest;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function truncate(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 197)}...` : JSON.stringify(text);
+}

@@ -1,0 +1,63 @@
+/**
+ * The one interface every harness adapter implements (design philosophy, "Share behavior without hiding native
+ * differences"). The common runtime owns configuration, prompts, admission, validation, lifecycle and hooks;
+ * an adapter translates them into native SDK operations. Adapters load their SDK only when a session starts.
+ * OpenCode (and Ollama through Codex or OpenCode) plug in here as further adapters.
+ */
+import type {AgentEvent, AgentHooks} from './hooks.ts';
+import type {HarnessId} from './settings.ts';
+import type {ToolSelection} from './tool-names.ts';
+
+/** A selected MCP server with its references and auth headers resolved. The harness owns the connection. */
+export type AgentMcpServer =
+  | {name: string; type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string}
+  | {name: string; type: 'http'; url: string; headers: Record<string, string>};
+
+export interface HarnessSessionOptions {
+  agent: string;
+  model?: string | undefined;
+  effort?: string | undefined;
+  systemPrompt?: string | undefined;
+  /** Absolute; the process directory is never changed. */
+  workingDirectory: string;
+  mcpServers: AgentMcpServer[];
+  tools: ToolSelection;
+  /** JSON Schema of the output, when the agent has an output schema. */
+  outputJsonSchema?: Record<string, unknown> | undefined;
+  /** The complete environment of the harness process (the user's provider variables included). */
+  env: Record<string, string>;
+  hooks: AgentHooks;
+  /** Reports an observation; never awaited. */
+  emit: (event: AgentEvent) => void;
+}
+
+export interface HarnessTurnResult {
+  text: string;
+  /** Present only when the harness returned a native structured result. */
+  structured?: {value: unknown};
+}
+
+export interface HarnessTurnOptions {
+  signal: AbortSignal;
+  /** The selected MCP servers as of this request (credentials refreshed between requests). */
+  mcpServers: AgentMcpServer[];
+}
+
+/** One native conversation. `run` is never called twice at once (the agent object rejects overlaps). */
+export interface HarnessSession {
+  run(prompt: string, options: HarnessTurnOptions): Promise<HarnessTurnResult>;
+  /** Ends the conversation and every process it started. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+export interface AgentHarness {
+  id: HarnessId;
+  /** The optional peer dependency that brings the SDK and its binary. */
+  packageName: string;
+  /**
+   * Throws AuthenticationError when neither configured API credentials nor a native login is available, before
+   * any work starts.
+   */
+  checkAuthentication(env: Readonly<Record<string, string>>): Promise<void>;
+  createSession(options: HarnessSessionOptions): Promise<HarnessSession>;
+}

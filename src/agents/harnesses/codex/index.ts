@@ -1,0 +1,257 @@
+/**
+ * The Codex adapter, over @openai/codex-sdk. Codex keeps conversation identity across native turns: each execute
+ * is one `codex exec` turn of the same thread (resumed by id), so no process lives between prompts.
+ * Isolation: the binary is started with `--ignore-user-config` (no user config.toml, so no user MCP servers,
+ * profiles or hooks; native login in CODEX_HOME still works) and everything Stratos selects is passed as
+ * `--config`. When OPENAI_BASE_URL is set, it becomes a Responses API provider (`wire_api = "responses"`).
+ */
+import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
+import {createRequire} from 'node:module';
+import {tmpdir} from 'node:os';
+import {dirname, join} from 'node:path';
+import type {CodexOptions, Thread, ThreadEvent, ThreadOptions} from '@openai/codex-sdk';
+import type {
+  AgentHarness,
+  AgentMcpServer,
+  HarnessSession,
+  HarnessSessionOptions,
+  HarnessTurnOptions,
+  HarnessTurnResult,
+} from '../../harness.ts';
+import {importHarnessSdk} from '../../load-harness.ts';
+import {describeToolCall} from '../../tool-call.ts';
+import {checkCodexAuthentication} from './authentication.ts';
+
+type CodexModule = typeof import('@openai/codex-sdk');
+
+export const codexHarness: AgentHarness = {
+  id: 'codex',
+  packageName: '@openai/codex-sdk',
+  checkAuthentication: checkCodexAuthentication,
+  async createSession(options) {
+    const sdk = await importHarnessSdk('codex', () => import('@openai/codex-sdk'));
+    if (options.hooks.beforeTool !== undefined || options.hooks.afterTool !== undefined) {
+      const {StratosError} = await import('../../../errors/index.ts');
+      throw new StratosError(
+        'STRATOS_AGENT_CONFIG_INVALID',
+        `Agent '${options.agent}' has beforeTool/afterTool hooks, which the codex adapter does not support yet. Use the claude-code harness for tool hooks.`,
+        {details: {agent: options.agent, harness: 'codex'}},
+      );
+    }
+    const launcherDirectory = await mkdtemp(join(tmpdir(), 'stratos-codex-'));
+    const launcher = join(launcherDirectory, 'codex');
+    await writeFile(
+      launcher,
+      `#!/bin/sh\nsub="$1"; shift\nexec "${findCodexBinary()}" "$sub" --ignore-user-config "$@"\n`,
+    );
+    await chmod(launcher, 0o700);
+    return new CodexSession(sdk, options, launcher, launcherDirectory);
+  },
+};
+
+class CodexSession implements HarnessSession {
+  #sdk: CodexModule;
+  #options: HarnessSessionOptions;
+  #launcher: string;
+  #launcherDirectory: string;
+  #thread: Thread;
+  #mcpJson: string;
+  #closed = false;
+  #running: AbortController | undefined;
+
+  constructor(sdk: CodexModule, options: HarnessSessionOptions, launcher: string, launcherDirectory: string) {
+    this.#sdk = sdk;
+    this.#options = options;
+    this.#launcher = launcher;
+    this.#launcherDirectory = launcherDirectory;
+    this.#mcpJson = JSON.stringify(options.mcpServers);
+    this.#thread = this.#codex(options.mcpServers).startThread(this.#threadOptions());
+  }
+
+  #codex(mcpServers: readonly AgentMcpServer[]): InstanceType<CodexModule['Codex']> {
+    const o = this.#options;
+    const config: NonNullable<CodexOptions['config']> = {
+      analytics: {enabled: false},
+      features: {plugins: false, ...(o.tools.removed.includes('shell') ? {shell_tool: false} : {})},
+      ...(o.tools.removed.includes('web_search') ? {web_search: 'disabled'} : {}),
+      ...(o.tools.removed.includes('view_image') ? {tools: {view_image: false}} : {}),
+      ...(o.systemPrompt === undefined ? {} : {developer_instructions: o.systemPrompt}),
+      mcp_servers: toNativeServers(mcpServers),
+    };
+    const baseUrl = o.env.OPENAI_BASE_URL;
+    if (baseUrl !== undefined && baseUrl !== '') {
+      config.model_provider = 'stratos_openai';
+      config.model_providers = {
+        stratos_openai: {
+          name: 'OpenAI (OPENAI_BASE_URL)',
+          base_url: baseUrl,
+          env_key: 'OPENAI_API_KEY',
+          wire_api: 'responses',
+        },
+      };
+    }
+    return new this.#sdk.Codex({
+      codexPathOverride: this.#launcher,
+      env: o.env,
+      config,
+      ...(baseUrl === undefined && o.env.OPENAI_API_KEY !== undefined ? {apiKey: o.env.OPENAI_API_KEY} : {}),
+    });
+  }
+
+  #threadOptions(): ThreadOptions {
+    const o = this.#options;
+    return {
+      workingDirectory: o.workingDirectory,
+      skipGitRepoCheck: true,
+      approvalPolicy: 'never',
+      sandboxMode: 'workspace-write',
+      ...(o.model === undefined ? {} : {model: o.model}),
+      ...(o.effort === undefined
+        ? {}
+        : {modelReasoningEffort: o.effort as NonNullable<ThreadOptions['modelReasoningEffort']>}),
+    };
+  }
+
+  async run(prompt: string, options: HarnessTurnOptions): Promise<HarnessTurnResult> {
+    if (this.#closed) throw new Error('The Codex conversation was closed.');
+    const mcpJson = JSON.stringify(options.mcpServers);
+    if (mcpJson !== this.#mcpJson && this.#thread.id !== null) {
+      // Credentials changed between requests: the next turn resumes the same thread with the new configuration.
+      this.#thread = this.#codex(options.mcpServers).resumeThread(this.#thread.id, this.#threadOptions());
+      this.#mcpJson = mcpJson;
+    }
+    const controller = new AbortController();
+    this.#running = controller;
+    const onAbort = () => controller.abort(options.signal.reason);
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, {once: true});
+    try {
+      const turnOptions = {
+        signal: controller.signal,
+        ...(this.#options.outputJsonSchema === undefined
+          ? {}
+          : {outputSchema: this.#options.outputJsonSchema}),
+      };
+      const {events} = await this.#thread.runStreamed(prompt, turnOptions);
+      let text = '';
+      let failure: string | undefined;
+      for await (const event of events) {
+        const outcome = this.#observe(event);
+        if (outcome.text !== undefined) text = outcome.text;
+        if (outcome.failure !== undefined) failure = outcome.failure;
+      }
+      if (failure !== undefined) throw new Error(`Codex failed the turn: ${failure}`);
+      if (this.#options.outputJsonSchema === undefined) return {text};
+      return parseStructured(text);
+    } catch (error) {
+      if (options.signal.aborted) throw options.signal.reason;
+      throw error;
+    } finally {
+      options.signal.removeEventListener('abort', onAbort);
+      this.#running = undefined;
+    }
+  }
+
+  #observe(event: ThreadEvent): {text?: string; failure?: string} {
+    const emit = this.#options.emit;
+    switch (event.type) {
+      case 'item.started':
+      case 'item.completed': {
+        const item = event.item;
+        if (item.type === 'agent_message' && event.type === 'item.completed') {
+          emit({type: 'text', text: item.text});
+          return {text: item.text};
+        }
+        if (item.type === 'mcp_tool_call') {
+          const call = describeToolCall('codex', `mcp__${item.server}__${item.tool}`, item.arguments, {
+            server: item.server,
+            tool: item.tool,
+          });
+          emit(
+            event.type === 'item.started'
+              ? {type: 'tool.start', call}
+              : {type: 'tool.end', call, ok: item.status === 'completed'},
+          );
+        }
+        if (item.type === 'command_execution') {
+          const call = describeToolCall('codex', 'shell', {command: item.command}, undefined);
+          emit(
+            event.type === 'item.started'
+              ? {type: 'tool.start', call}
+              : {type: 'tool.end', call, ok: item.status === 'completed'},
+          );
+        }
+        return {};
+      }
+      case 'turn.completed':
+        emit({type: 'usage', inputTokens: event.usage.input_tokens, outputTokens: event.usage.output_tokens});
+        return {};
+      case 'turn.failed':
+        return {failure: event.error.message};
+      case 'error':
+        return {failure: event.message};
+      default:
+        return {};
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#running?.abort(new Error('The Codex conversation was closed.'));
+    await rm(this.#launcherDirectory, {recursive: true, force: true});
+  }
+}
+
+/** With an output schema Codex answers with JSON text in strict `text.format`; prose is not a result. */
+function parseStructured(text: string): HarnessTurnResult {
+  try {
+    return {text, structured: {value: JSON.parse(text)}};
+  } catch {
+    return {text};
+  }
+}
+
+type CodexConfigObject = NonNullable<CodexOptions['config']>;
+
+function toNativeServers(servers: readonly AgentMcpServer[]): CodexConfigObject {
+  const native: CodexConfigObject = {};
+  for (const server of servers) {
+    native[server.name] =
+      server.type === 'http'
+        ? {url: server.url, http_headers: server.headers, default_tools_approval_mode: 'approve'}
+        : {
+            command: server.command,
+            args: server.args,
+            env: server.env,
+            ...(server.cwd === undefined ? {} : {cwd: server.cwd}),
+            default_tools_approval_mode: 'approve',
+          };
+  }
+  return native;
+}
+
+const platformPackages: Record<string, string> = {
+  'linux-x64': '@openai/codex-linux-x64',
+  'linux-arm64': '@openai/codex-linux-arm64',
+  'darwin-x64': '@openai/codex-darwin-x64',
+  'darwin-arm64': '@openai/codex-darwin-arm64',
+};
+const targets: Record<string, string> = {
+  'linux-x64': 'x86_64-unknown-linux-musl',
+  'linux-arm64': 'aarch64-unknown-linux-musl',
+  'darwin-x64': 'x86_64-apple-darwin',
+  'darwin-arm64': 'aarch64-apple-darwin',
+};
+
+/** The native codex binary, found the way @openai/codex-sdk finds it (through @openai/codex). */
+function findCodexBinary(): string {
+  const key = `${process.platform}-${process.arch}`;
+  const platformPackage = platformPackages[key];
+  if (platformPackage === undefined) throw new Error(`Codex has no binary for ${key}.`);
+  const sdkRequire = createRequire(import.meta.resolve('@openai/codex-sdk'));
+  const codexPackage = sdkRequire.resolve('@openai/codex/package.json');
+  const codexRequire = createRequire(codexPackage);
+  const platformJson = codexRequire.resolve(`${platformPackage}/package.json`);
+  return join(dirname(platformJson), 'vendor', targets[key]!, 'bin', 'codex');
+}

@@ -1,0 +1,27 @@
+export {type Agent, type AgentConfig, createAgent} from './create-agent.ts';
+export type {
+  AgentHarness,
+  AgentMcpServer,
+  HarnessSession,
+  HarnessSessionOptions,
+  HarnessTurnResult,
+} from './harness.ts';
+export type {
+  AfterToolDecision,
+  AgentEvent,
+  AgentHooks,
+  AgentLifecycleEvent,
+  BeforeToolDecision,
+  ToolCall,
+} from './hooks.ts';
+export {harnessPackages} from './load-harness.ts';
+export {
+  type AgentConfigFields,
+  type AgentEffort,
+  type AgentSettings,
+  effortLevels,
+  type HarnessId,
+  harnessIds,
+  type ResolvedAgentSettings,
+} from './settings.ts';
+export {canonicalToolNames, type HarnessToolCatalog, toolCatalogs} from './tool-names.ts';

@@ -1,0 +1,173 @@
+/**
+ * Built-in tool selection (design philosophy, "Select tools from the workflow"). allowedTools and disallowedTools
+ * take shared canonical names or a harness's own names; selection only removes tools, never adds one the harness
+ * leaves off. MCP tools are selected by allowedMcps, not here. `stratos tools list` prints these tables.
+ */
+import {StratosError} from '../errors/index.ts';
+import type {HarnessId} from './settings.ts';
+
+export interface HarnessToolCatalog {
+  harness: HarnessId;
+  /** Canonical name -> the harness's native tools that provide it ([] when the harness has no separate tool). */
+  canonical: Readonly<Record<string, readonly string[]>>;
+  /** Native tools Stratos can remove. */
+  removable: readonly string[];
+  /** Native tools that exist but cannot be removed, with the reason. */
+  fixed: Readonly<Record<string, string>>;
+}
+
+export const canonicalToolNames = [
+  'read',
+  'write',
+  'edit',
+  'bash',
+  'grep',
+  'glob',
+  'web fetch',
+  'web search',
+  'notebook edit',
+  'subagent',
+  'view image',
+] as const;
+
+const claudeCode: HarnessToolCatalog = {
+  harness: 'claude-code',
+  canonical: {
+    read: ['Read'],
+    write: ['Write'],
+    edit: ['Edit'],
+    bash: ['Bash'],
+    grep: ['Grep'],
+    glob: ['Glob'],
+    'web fetch': ['WebFetch'],
+    'web search': ['WebSearch'],
+    'notebook edit': ['NotebookEdit'],
+    subagent: ['Agent', 'Task'],
+    'view image': [],
+  },
+  removable: [
+    'Agent',
+    'Task',
+    'Bash',
+    'CronCreate',
+    'CronDelete',
+    'CronList',
+    'Edit',
+    'EnterWorktree',
+    'ExitWorktree',
+    'Glob',
+    'Grep',
+    'ListAgents',
+    'Monitor',
+    'NotebookEdit',
+    'Read',
+    'ReportFindings',
+    'ScheduleWakeup',
+    'SendMessage',
+    'Skill',
+    'TaskStop',
+    'WebFetch',
+    'WebSearch',
+    'Workflow',
+    'Write',
+  ],
+  fixed: {
+    ToolSearch: 'Claude Code loads deferred MCP tools through it.',
+    StructuredOutput: 'Added by Claude Code when the agent has an output schema.',
+  },
+};
+
+const codex: HarnessToolCatalog = {
+  harness: 'codex',
+  canonical: {
+    read: [],
+    write: ['apply_patch'],
+    edit: ['apply_patch'],
+    bash: ['shell'],
+    grep: [],
+    glob: [],
+    'web fetch': [],
+    'web search': ['web_search'],
+    'notebook edit': [],
+    subagent: [],
+    'view image': ['view_image'],
+  },
+  removable: ['shell', 'web_search', 'view_image'],
+  fixed: {
+    apply_patch: 'Codex offers it for models that support it; no setting removes it.',
+    update_plan: 'Part of the Codex agent loop; no setting removes it.',
+    request_user_input: 'Part of the Codex agent loop; no setting removes it.',
+  },
+};
+
+export const toolCatalogs: Readonly<Record<HarnessId, HarnessToolCatalog>> = {
+  'claude-code': claudeCode,
+  codex,
+};
+
+/** Native tools to remove for a selection; the harness keeps every other tool it has. */
+export interface ToolSelection {
+  /** Removable native tools that stay enabled. */
+  enabled: string[];
+  /** Removable native tools that are removed. */
+  removed: string[];
+}
+
+/**
+ * Resolves allowedTools / disallowedTools to native names for `harness`.
+ * @throws StratosError STRATOS_AGENT_TOOL_UNKNOWN for a name the harness does not know, or a disallowed tool it
+ *   cannot remove.
+ */
+export function resolveToolSelection(
+  harness: HarnessId,
+  allowed: readonly string[] | undefined,
+  disallowed: readonly string[] | undefined,
+  agent: string,
+): ToolSelection {
+  const catalog = toolCatalogs[harness];
+  const toNative = (name: string, list: string): string[] => {
+    const canonical = catalog.canonical[name.toLowerCase()];
+    if (canonical !== undefined) {
+      if (list === 'disallowedTools' && canonical.length === 0) {
+        throw unknownTool(agent, harness, name, list, `${harness} has no separate '${name}' tool to remove`);
+      }
+      const removable = canonical.filter((native) => catalog.removable.includes(native));
+      if (list === 'disallowedTools' && removable.length === 0) {
+        throw unknownTool(agent, harness, name, list, `its ${canonical.join(', ')} cannot be removed`);
+      }
+      return removable;
+    }
+    if (catalog.removable.includes(name)) return [name];
+    if (name in catalog.fixed) {
+      if (list === 'disallowedTools')
+        throw unknownTool(agent, harness, name, list, `it cannot be removed: ${catalog.fixed[name]}`);
+      return [];
+    }
+    throw unknownTool(agent, harness, name, list, 'it is neither a shared name nor one of its tools');
+  };
+  const enabledByAllow =
+    allowed === undefined
+      ? [...catalog.removable]
+      : unique(allowed.flatMap((name) => toNative(name, 'allowedTools')));
+  const removedByDeny = new Set((disallowed ?? []).flatMap((name) => toNative(name, 'disallowedTools')));
+  const enabled = enabledByAllow.filter((name) => !removedByDeny.has(name));
+  return {enabled, removed: catalog.removable.filter((name) => !enabled.includes(name))};
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+function unknownTool(
+  agent: string,
+  harness: string,
+  name: string,
+  list: string,
+  reason: string,
+): StratosError {
+  return new StratosError(
+    'STRATOS_AGENT_TOOL_UNKNOWN',
+    `Agent '${agent}' lists '${name}' in ${list}, but ${reason} (harness ${harness}). Run 'stratos tools list' for the supported names.`,
+    {details: {agent, harness, tool: name, list}},
+  );
+}
