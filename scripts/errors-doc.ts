@@ -40,4 +40,6 @@ for (const section of sections) {
   }
 }
 writeFileSync(docPath, out);
-console.log(`docs/errors.md: ${sections.reduce((n, s) => n + s.codes.length, 0)} codes in ${sections.length} sections`);
+console.log(
+  `docs/errors.md: ${sections.reduce((n, s) => n + s.codes.length, 0)} codes in ${sections.length} sections`,
+);

@@ -1,6 +1,7 @@
 // `npm test`: checks the Node version, lints and formats (check only), checks the layering rule, then runs every
 // test with Node's own runner. Each step stops the run on failure.
 import {spawnSync} from 'node:child_process';
+import {ensureChromium} from './ensure-chromium.ts';
 
 const major = Number(process.versions.node.split('.')[0]);
 if (major !== 24) {
@@ -10,6 +11,7 @@ if (major !== 24) {
   process.exit(1);
 }
 console.log(`node ${process.version}`);
+ensureChromium();
 
 const steps: [string, string[]][] = [
   ['biome', ['check', '.']],
