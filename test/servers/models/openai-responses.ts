@@ -1,0 +1,167 @@
+/**
+ * A scripted OpenAI Responses API (`POST /v1/responses`, SSE) for driving the real Codex binary. Like the
+ * Anthropic server, the script decides from conversation state (does the input end with a tool result?).
+ *
+ * The minimal stream Codex accepts is `response.output_item.done` (the item) then `response.completed`.
+ * MCP tools are called in a namespace: `{type: 'function_call', namespace: 'mcp__<server>', name: '<tool>'}`.
+ */
+import {listenModelServer, type ModelServer, type RecordedRequest, writeSse} from './sse-server.ts';
+
+export interface ResponsesTurn {
+  // biome-ignore lint/suspicious/noExplicitAny: the Responses API body
+  body: any;
+  /** Text of the last user message. */
+  userText: string;
+  /** Outputs of function calls that come after the last user message. */
+  toolResults: {callId: string; output: string}[];
+  /** Tool names offered (namespaced MCP tools as `mcp__<server>__<tool>`). */
+  toolNames: string[];
+  instructions: string;
+  /** Every input item's text, joined (to check that a continued conversation carries earlier turns). */
+  transcript: string;
+}
+
+export type ResponsesReply =
+  | {text: string; pauseMs?: number}
+  | {toolCall: {name: string; namespace?: string; arguments: Record<string, unknown>}}
+  | {hang: true}
+  | {status: number; error: string};
+
+export type ResponsesScript = (
+  turn: ResponsesTurn,
+  request: RecordedRequest,
+) => ResponsesReply | Promise<ResponsesReply>;
+
+export interface ResponsesServer extends ModelServer {
+  turns(): ResponsesTurn[];
+}
+
+let nextId = 1;
+
+export async function startResponsesServer(script: ResponsesScript): Promise<ResponsesServer> {
+  const server = await listenModelServer(async (request, response, isModel) => {
+    if (request.method === 'GET' && request.path.startsWith('/v1/models')) {
+      response
+        .writeHead(200, {'content-type': 'application/json'})
+        .end(JSON.stringify({object: 'list', data: []}));
+      return;
+    }
+    if (request.method !== 'POST' || !request.path.startsWith('/v1/responses')) {
+      response
+        .writeHead(404, {'content-type': 'application/json'})
+        .end(JSON.stringify({error: {message: 'not found'}}));
+      return;
+    }
+    isModel(true);
+    const turn = parseResponsesTurn(request.body);
+    const reply = await script(turn, request);
+    if ('status' in reply) {
+      response
+        .writeHead(reply.status, {'content-type': 'application/json'})
+        .end(JSON.stringify({error: {message: reply.error, type: 'server_error'}}));
+      return;
+    }
+    const id = `resp_${nextId++}`;
+    const created = {
+      event: 'response.created',
+      data: {type: 'response.created', response: {id, status: 'in_progress'}},
+    };
+    if ('hang' in reply) {
+      await writeSse(response, [
+        created,
+        {event: 'keepalive', data: {type: 'keepalive'}, pauseMs: Number.POSITIVE_INFINITY},
+      ]);
+      return;
+    }
+    const item =
+      'text' in reply
+        ? {
+            type: 'message',
+            role: 'assistant',
+            id: `msg_${nextId++}`,
+            status: 'completed',
+            content: [{type: 'output_text', text: reply.text, annotations: []}],
+          }
+        : {
+            type: 'function_call',
+            id: `fc_${nextId++}`,
+            call_id: `call_${nextId++}`,
+            name: reply.toolCall.name,
+            ...(reply.toolCall.namespace === undefined ? {} : {namespace: reply.toolCall.namespace}),
+            arguments: JSON.stringify(reply.toolCall.arguments),
+            status: 'completed',
+          };
+    await writeSse(response, [
+      created,
+      {
+        event: 'response.output_item.done',
+        data: {type: 'response.output_item.done', output_index: 0, item},
+        ...('pauseMs' in reply && reply.pauseMs !== undefined ? {pauseMs: reply.pauseMs} : {}),
+      },
+      {
+        event: 'response.completed',
+        data: {
+          type: 'response.completed',
+          response: {
+            id,
+            status: 'completed',
+            usage: {
+              input_tokens: 10,
+              input_tokens_details: {cached_tokens: 0},
+              output_tokens: 5,
+              output_tokens_details: {reasoning_tokens: 0},
+              total_tokens: 15,
+            },
+          },
+        },
+      },
+    ]);
+  });
+  return {
+    ...server,
+    get abortedStreams() {
+      return server.abortedStreams;
+    },
+    turns: () => server.modelRequests().map((r) => parseResponsesTurn(r.body)),
+  };
+}
+
+export function parseResponsesTurn(body: unknown): ResponsesTurn {
+  // biome-ignore lint/suspicious/noExplicitAny: the Responses API body
+  const b = (body ?? {}) as any;
+  const input: Record<string, unknown>[] = Array.isArray(b.input) ? b.input : [];
+  const isUser = (item: Record<string, unknown>) => item.type === 'message' && item.role === 'user';
+  let lastUser = -1;
+  input.forEach((item, index) => {
+    if (isUser(item)) lastUser = index;
+  });
+  const textOf = (item: Record<string, unknown>): string => {
+    const content = item.content;
+    if (typeof content === 'string') return content;
+    if (!Array.isArray(content))
+      return typeof item.output === 'string'
+        ? item.output
+        : JSON.stringify(item.output ?? item.arguments ?? '');
+    return content.map((part: {text?: string}) => part.text ?? '').join('');
+  };
+  const toolNames: string[] = [];
+  for (const tool of Array.isArray(b.tools) ? b.tools : []) {
+    if (tool.type === 'namespace' && Array.isArray(tool.tools)) {
+      for (const inner of tool.tools) toolNames.push(`${tool.name}__${inner.name}`);
+    } else toolNames.push(tool.name ?? tool.type);
+  }
+  return {
+    body: b,
+    userText: lastUser >= 0 ? textOf(input[lastUser]!) : '',
+    toolResults: input
+      .slice(lastUser + 1)
+      .filter((item) => item.type === 'function_call_output')
+      .map((item) => ({
+        callId: String(item.call_id),
+        output: typeof item.output === 'string' ? item.output : JSON.stringify(item.output),
+      })),
+    toolNames,
+    instructions: typeof b.instructions === 'string' ? b.instructions : '',
+    transcript: input.map(textOf).join('\n'),
+  };
+}

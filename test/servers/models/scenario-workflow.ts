@@ -1,0 +1,125 @@
+/**
+ * One test workflow that runs an agent scenario chosen by its input, for both harnesses. Built once per test
+ * file; each `stratos run` picks a scenario. Results and caught errors come back as JSON text in `result`.
+ */
+import {manifest} from '../../helpers/temp-project.ts';
+import {SERVE_SCRIPT} from '../mcp/index.ts';
+
+export function scenarioManifest(harness: 'claude-code' | 'codex', callLog: string): string {
+  // Codex's default model leaves tool definitions out of the request; a model without catalog metadata lists them.
+  const model = harness === 'codex' ? '\n    model: gpt-test' : '';
+  return manifest(
+    'agent-scenarios',
+    `mcp:
+  servers:
+    counter:
+      type: stdio
+      command: ${JSON.stringify(process.execPath)}
+      args: [${JSON.stringify(SERVE_SCRIPT)}, counter, --stdio]
+      env:
+        STRATOS_TEST_CALL_LOG: ${JSON.stringify(callLog)}
+agents:
+  main:
+    harness: ${harness}${model}
+    systemPrompt: {template: prompts/system.hbs, variables: {role: tester}}
+  plain:
+    harness: ${harness}${model}
+    allowedMcps: []
+`,
+  );
+}
+
+export const scenarioWorkflow = `import {AgentRunError, createAgent, isStratosError, workflow} from '@stratoscli/stratos';
+import {z} from 'zod';
+
+const failure = (error: unknown) => ({
+  code: isStratosError(error) ? error.code : 'not-a-stratos-error',
+  name: (error as Error).name,
+  message: (error as Error).message,
+  cancelled: error instanceof AgentRunError ? error.cancelled : undefined,
+});
+
+async function attempt<T>(fn: () => Promise<T>) {
+  try {
+    return {ok: true, value: await fn()};
+  } catch (error) {
+    return {ok: false, error: failure(error)};
+  }
+}
+
+const answer = z.object({answer: z.string().describe('The answer')});
+
+async function scenario(name: string): Promise<unknown> {
+  switch (name) {
+    case 'text':
+      return createAgent('plain').execute('TEXT say hello');
+    case 'continue': {
+      const agent = createAgent('main');
+      const first = await agent.execute('CONT first {{word}}', {word: 'alpha'});
+      const second = await agent.execute('CONT second');
+      return {first, second};
+    }
+    case 'mcp':
+      return createAgent('main').execute('MCP call the echo tool');
+    case 'structured-ok':
+      return attempt(() => createAgent('plain', {outputSchema: answer}).execute('STRUCT_OK'));
+    case 'structured-bad':
+      return attempt(() => createAgent('plain', {outputSchema: answer}).execute('STRUCT_BAD'));
+    case 'hook-deny':
+      return createAgent('main', {
+        hooks: {beforeTool: (call) => (call.mcp?.tool === 'echo' ? {action: 'deny', feedback: 'DENIED-BY-HOOK'} : undefined)},
+      }).execute('MCP call the echo tool');
+    case 'hook-modify':
+      return createAgent('main', {
+        hooks: {beforeTool: (call) => ({action: 'modify', input: {...call.input, text: 'MODIFIED-BY-HOOK'}})},
+      }).execute('MCP call the echo tool');
+    case 'hook-throws':
+      return attempt(() =>
+        createAgent('main', {hooks: {beforeTool: () => { throw new Error('hook exploded'); }}}).execute('MCP call the echo tool'),
+      );
+    case 'overlap': {
+      const agent = createAgent('plain');
+      const slow = agent.execute('SLOW answer slowly');
+      const overlapping = await attempt(() => agent.execute('TEXT again'));
+      return {overlapping, slow: await slow, after: await agent.execute('TEXT after')};
+    }
+    case 'cancel': {
+      const agent = createAgent('plain');
+      const pending = agent.execute('HANG forever');
+      setTimeout(() => agent.cancel(), 1500);
+      const cancelled = await attempt(() => pending);
+      const after = await attempt(() => agent.execute('TEXT after cancel'));
+      return {cancelled, after};
+    }
+    case 'no-bash':
+      return createAgent('plain', {disallowedTools: ['bash', 'WebFetch']}).execute('TEXT NOBASH');
+    case 'missing-variable':
+      return attempt(() => createAgent('plain').execute({text: 'Hello {{name}}'}, {}));
+    case 'unknown-mcp':
+      return attempt(async () => createAgent('plain', {allowedMcps: ['nope']}));
+    case 'no-auth':
+      return attempt(() => createAgent('plain').execute('TEXT hello'));
+    case 'admission': {
+      const agents = [1, 2, 3, 4].map(() => createAgent('plain'));
+      const results = await Promise.all(agents.map((agent, i) => attempt(() => agent.execute('SLOW admission ' + i))));
+      return results;
+    }
+    case 'fail-while-running': {
+      const agent = createAgent('plain');
+      void agent.execute('HANG forever').catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      throw new Error('workflow failed while its agent was running');
+    }
+    default:
+      throw new Error('unknown scenario ' + name);
+  }
+}
+
+export default workflow({
+  input: z.strictObject({scenario: z.string().describe('Which scenario to run')}),
+  output: z.object({result: z.string().describe('The scenario result as JSON text')}),
+  async run({scenario: name}) {
+    return {result: JSON.stringify(await scenario(name))};
+  },
+});
+`;
