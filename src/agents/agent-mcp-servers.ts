@@ -5,7 +5,6 @@
  */
 import {resolveReferenceMap} from '../config/references.ts';
 import type {McpServerConfig} from '../manifest/index.ts';
-import {resolveMcpAuthProvider} from '../mcp/auth/auth-provider.ts';
 import type {AgentMcpServer} from './harness.ts';
 
 export interface ResolveAgentMcpOptions {
@@ -46,6 +45,8 @@ export async function refreshAgentMcpServers(options: ResolveAgentMcpOptions): P
       ...base,
       field: (key) => `header '${key}' of MCP server '${name}'`,
     });
+    // The auth layer (credential store, loopback server) loads only for agents that select an HTTP server.
+    const {resolveMcpAuthProvider} = await import('../mcp/auth/auth-provider.ts');
     const provider = resolveMcpAuthProvider(config, {server: name, workflow: options.workflow});
     if (provider !== undefined) Object.assign(headers, await provider.headers());
     resolved.push({name, type: 'http', url: config.url, headers});
