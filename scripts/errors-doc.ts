@@ -28,7 +28,7 @@ const notes = new Map<string, string>();
 for (const match of doc.matchAll(/^## (.+)\n\n((?:(?!\|)[^\n]+\n)+)\n/gm)) notes.set(match[1]!, match[2]!);
 
 const intro = doc.slice(0, doc.indexOf('\n## ') + 1);
-const escape = (text: string) => text.replaceAll('|', '\\|');
+const escapeCell = (text: string) => text.replaceAll('|', '\\|');
 let out = intro;
 for (const section of sections) {
   out += `\n## ${section.title}\n\n`;
@@ -36,7 +36,7 @@ for (const section of sections) {
   if (note !== undefined) out += `${note}\n`;
   out += '| code | meaning |\n| --- | --- |\n';
   for (const code of section.codes) {
-    out += `| \`${code}\` | ${escape(errorCodes[code as keyof typeof errorCodes])} |\n`;
+    out += `| \`${code}\` | ${escapeCell(errorCodes[code as keyof typeof errorCodes])} |\n`;
   }
 }
 writeFileSync(docPath, out);

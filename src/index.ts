@@ -1,6 +1,7 @@
 /** The authoring entry: `import {workflow} from '@stratoscli/stratos'`. Named re-exports only. */
-export {isWorkflowDefinition, type WorkflowDefinition, workflow} from './contract/index.ts';
+
 export {
+  type AfterToolDecision,
   type Agent,
   type AgentConfig,
   type AgentConfigFields,
@@ -9,7 +10,6 @@ export {
   type AgentHooks,
   type AgentLifecycleEvent,
   type AgentSettings,
-  type AfterToolDecision,
   type BeforeToolDecision,
   createAgent,
   type HarnessId,
@@ -17,6 +17,7 @@ export {
   type ToolCall,
 } from './agents/index.ts';
 export type {PromptReference, PromptVariables} from './config/prompts.ts';
+export {isWorkflowDefinition, type WorkflowDefinition, workflow} from './contract/index.ts';
 export {
   AgentRunError,
   AuthenticationError,

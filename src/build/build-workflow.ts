@@ -108,7 +108,10 @@ async function buildOne(
     await ensureIgnoreRules(paths.root);
     const pkg = await prepareWorkflowPackage(paths, () => progress('install', 'installing npm dependencies'));
     diagnostics.push(...pkg.diagnostics);
-    const mcp = await prepareMcp(handle, paths, {explicit: options.explicit === true, onNotice: options.onNotice});
+    const mcp = await prepareMcp(handle, paths, {
+      explicit: options.explicit === true,
+      onNotice: options.onNotice,
+    });
     diagnostics.push(...mcp.diagnostics);
     if (hasErrors(mcp.diagnostics)) return finish('failed');
     const children = await prepareChildren(handle, paths, session, chain);
@@ -126,7 +129,11 @@ async function buildOne(
       existsSync(previous.compiledEntrypoint)
     ) {
       const kept = usesMcp(handle)
-        ? await (await import('./mcp-preparation.ts')).keepMcpVerdicts(paths.buildRecord, previous, mcp.verdicts)
+        ? await (await import('./mcp-preparation.ts')).keepMcpVerdicts(
+            paths.buildRecord,
+            previous,
+            mcp.verdicts,
+          )
         : previous;
       return finish('reused', kept);
     }
