@@ -3,7 +3,7 @@
  * a retired code stays here marked deprecated. `docs/errors.md` lists the same codes (a test compares them).
  */
 export const errorCodes = {
-  // cli
+  // CLI
   STRATOS_CLI_USAGE: 'A command, flag or argument is unknown, missing or malformed.',
   STRATOS_CLI_NODE_VERSION: 'Stratos needs Node.js 24 or newer.',
 
@@ -67,11 +67,11 @@ export const errorCodes = {
   STRATOS_RUNTIME_NO_CONTEXT: 'An execution primitive was called outside a running workflow.',
   STRATOS_RUNTIME_CONTEXT_CLOSED: 'The workflow invocation has ended; no new work can start.',
 
-  // mcp codegen
+  // MCP wrapper code generation
   STRATOS_MCP_SERVER_NAME_INVALID: 'An MCP server key cannot be used as a wrapper file name.',
   STRATOS_MCP_TOOL_NAME_DUPLICATE: 'An MCP server listed two tools with the same name.',
 
-  // mcp connections, discovery and tool calls
+  // MCP connections, discovery and tool calls
   STRATOS_MCP_SERVER_UNKNOWN: 'The MCP server is not configured in mcp.servers of workflow.yaml.',
   STRATOS_MCP_CONNECT_FAILED: 'Connecting to an MCP server (transport or protocol preparation) failed.',
   STRATOS_MCP_AUTH_FAILED: 'Authentication with an MCP server failed or is not available.',
@@ -93,7 +93,7 @@ export const errorCodes = {
   // configuration and settings
   STRATOS_SETTINGS_INVALID: '~/.stratos/settings.json is malformed.',
 
-  // telemetry (run artifacts and trace export are best effort: these are warnings, never run failures)
+  // telemetry and recorded runs (best effort: these are warnings, never run failures)
   STRATOS_TELEMETRY_ARTIFACT_FAILED:
     'Warning: a local run artifact (run.json, run.log, events.jsonl) could not be written.',
   STRATOS_TELEMETRY_EXPORT_FAILED: 'Warning: exporting traces to a destination failed.',
@@ -127,7 +127,7 @@ export const errorCodes = {
   STRATOS_PROMPT_VARIABLE_MISSING: 'A prompt template uses a variable that was not given.',
   STRATOS_AUTH_REQUIRED: 'No usable authentication (API credentials or native login) is available.',
 
-  // auth and credentials (MCP OAuth sign-in, refresh and ~/.stratos/credentials.json)
+  // MCP OAuth sign-in, refresh and credentials (~/.stratos/credentials.json)
   STRATOS_AUTH_CONFIG_INVALID: 'The auth: {type: oauth} settings of an MCP server cannot be used as given.',
   STRATOS_AUTH_DISCOVERY_FAILED:
     "The MCP server's protected-resource or authorization-server metadata could not be read.",
