@@ -155,20 +155,18 @@ function openContext(
   };
 }
 
-/** Aborted by the invocation itself on failure, and by its parent's signal (or the caller's) from outside. */
+/**
+ * Aborted by the invocation itself on failure, by its parent's signal, and by the caller's own signal (the CLI's
+ * SIGINT, or a parent ending before a child it did not await).
+ */
 function createAbortController(options: InvokeWorkflowOptions): AbortController {
   const abortController = new AbortController();
-  const parentSignal = externalSignal(options);
-  if (parentSignal !== undefined) {
-    if (parentSignal.aborted) abortController.abort(parentSignal.reason);
-    else
-      parentSignal.addEventListener('abort', () => abortController.abort(parentSignal.reason), {once: true});
+  for (const signal of [options.parent?.abortController.signal, options.signal]) {
+    if (signal === undefined) continue;
+    if (signal.aborted) abortController.abort(signal.reason);
+    else signal.addEventListener('abort', () => abortController.abort(signal.reason), {once: true});
   }
   return abortController;
-}
-
-function externalSignal(options: InvokeWorkflowOptions): AbortSignal | undefined {
-  return options.parent?.abortController.signal ?? options.signal;
 }
 
 /** The invocation's recorder: a workflow span in the root run's trace; a new run (and artifacts) at the top. */
@@ -207,7 +205,8 @@ function closeTelemetry(
   return closeInvocationTelemetry(telemetry, {
     ...outcome,
     ...(outcome.ok ? {} : {error: {code: outcome.error.code, message: outcome.error.message}}),
-    cancelledFromOutside: externalSignal(options)?.aborted === true,
+    cancelledFromOutside:
+      options.parent?.abortController.signal.aborted === true || options.signal?.aborted === true,
   });
 }
 
