@@ -46,7 +46,8 @@ function runScenario(scenario: string): Promise<{code: number | null; text: stri
   });
 }
 
-describe('MCP conformance client scenarios', {concurrency: true}, () => {
+// One scenario at a time: sse-retry measures the client's reconnect timing.
+describe('MCP conformance client scenarios', {concurrency: false}, () => {
   for (const scenario of ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults']) {
     test(scenario, async () => {
       const {code, text} = await runScenario(scenario);
