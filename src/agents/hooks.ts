@@ -6,7 +6,7 @@
 
 /** A tool call as the hooks see it. */
 export interface ToolCall {
-  /** The harness's own tool name (`Bash`, `mcp__github__get_me`, `get_me` in Codex's `mcp__github` namespace). */
+  /** The harness's own tool name (`Bash`, `shell`); MCP tools are `mcp__<server>__<tool>` on every harness. */
   nativeName: string;
   /** The shared name (`bash`, `read` ...) when the tool has one; MCP tools have none. */
   canonicalName?: string;
@@ -31,7 +31,10 @@ export interface AgentLifecycleEvent {
 }
 
 export interface AgentHooks {
-  /** Awaited before each tool call: allow, deny with feedback (the model sees it and may try another way), or modify the input. */
+  /**
+   * Awaited before each tool call: allow, deny with feedback (the model sees it and may try another way), or modify
+   * the input. On Codex (through the MCP hook bridge) tool hooks see MCP tool calls only.
+   */
   beforeTool?: (call: ToolCall) => BeforeToolDecision | undefined | Promise<BeforeToolDecision | undefined>;
   /** Awaited after each tool call: keep the result or withhold it, giving the model feedback instead. */
   afterTool?: (

@@ -148,6 +148,37 @@ test('a before-tool hook that throws fails the execution', async () => {
   assert.match(result.error.message, /hook exploded/);
 });
 
+test('an after-tool hook withholds the result; the model sees the feedback, not the real output', async () => {
+  const before = await readLog();
+  const {text, seen} = await run('hook-withhold');
+  const calls = (await readLog()).slice(before.length).filter((c) => c.event === 'finish');
+  assert.deepEqual(
+    calls.map((c) => c.arguments.text),
+    ['hi'],
+    'the tool itself ran',
+  );
+  assert.match(text, /WITHHELD-BY-HOOK/);
+  assert.doesNotMatch(text, /"hi"/);
+  assert.deepEqual(seen, [
+    {nativeName: 'mcp__counter__echo', mcp: {server: 'counter', tool: 'echo'}, input: {text: 'hi'}},
+  ]);
+});
+
+test('lifecycle hooks report start, completion and failure; a throwing onError keeps the failure', async () => {
+  const {ok, failed, both, events} = await run('lifecycle');
+  assert.deepEqual(ok, {ok: true, value: 'hello from the scripted model'});
+  assert.equal(failed.error.code, 'STRATOS_AGENT_HOOK_FAILED');
+  assert.equal(both.error.code, 'STRATOS_AGENT_HOOK_FAILED');
+  assert.match(both.error.message, /onError hook threw .*reporting exploded/);
+  assert.deepEqual(events, [
+    {hook: 'start', agent: 'plain', harness: 'claude-code', prompt: 'TEXT lifecycle'},
+    {hook: 'complete', output: 'hello from the scripted model'},
+    {hook: 'start', agent: 'main', harness: 'claude-code', prompt: 'MCP call the echo tool'},
+    {hook: 'error', code: 'STRATOS_AGENT_HOOK_FAILED'},
+    {hook: 'start', agent: 'main', harness: 'claude-code', prompt: 'MCP call the echo tool'},
+  ]);
+});
+
 test('an overlapping execute is rejected; the running one and later calls succeed', async () => {
   const {overlapping, slow, after} = await run('overlap');
   assert.equal(overlapping.error.code, 'STRATOS_AGENT_BUSY');

@@ -113,11 +113,26 @@ test('structured output: the schema is sent natively; a valid result is returned
   assert.equal(bad.error.code, 'STRATOS_AGENT_OUTPUT_INVALID');
 });
 
-test('tool hooks are refused clearly on Codex (not silently ignored)', async () => {
+test('a throwing tool hook fails the execution (through the MCP hook bridge, as on Claude Code)', async () => {
   const result = await run('hook-throws');
   assert.equal(result.ok, false);
-  assert.equal(result.error.code, 'STRATOS_AGENT_CONFIG_INVALID');
-  assert.match(result.error.message, /hooks/);
+  assert.equal(result.error.code, 'STRATOS_AGENT_HOOK_FAILED');
+  assert.match(result.error.message, /hook exploded/);
+});
+
+test('lifecycle hooks report start, completion and failure; a throwing onError keeps the failure', async () => {
+  const {ok, failed, both, events} = await run('lifecycle');
+  assert.deepEqual(ok, {ok: true, value: 'hello from the scripted model'});
+  assert.equal(failed.error.code, 'STRATOS_AGENT_HOOK_FAILED');
+  assert.equal(both.error.code, 'STRATOS_AGENT_HOOK_FAILED');
+  assert.match(both.error.message, /onError hook threw .*reporting exploded/);
+  assert.deepEqual(events, [
+    {hook: 'start', agent: 'plain', harness: 'codex', prompt: 'TEXT lifecycle'},
+    {hook: 'complete', output: 'hello from the scripted model'},
+    {hook: 'start', agent: 'main', harness: 'codex', prompt: 'MCP call the echo tool'},
+    {hook: 'error', code: 'STRATOS_AGENT_HOOK_FAILED'},
+    {hook: 'start', agent: 'main', harness: 'codex', prompt: 'MCP call the echo tool'},
+  ]);
 });
 
 test('an overlapping execute is rejected; the running one and later calls succeed', async () => {

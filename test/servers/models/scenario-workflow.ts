@@ -77,6 +77,34 @@ async function scenario(name: string): Promise<unknown> {
       return attempt(() =>
         createAgent('main', {hooks: {beforeTool: () => { throw new Error('hook exploded'); }}}).execute('MCP call the echo tool'),
       );
+    case 'hook-withhold': {
+      const seen: unknown[] = [];
+      const text = await createAgent('main', {
+        hooks: {
+          afterTool: (call) => {
+            seen.push({nativeName: call.nativeName, mcp: call.mcp, input: call.input});
+            return call.mcp?.tool === 'echo' ? {action: 'withhold', feedback: 'WITHHELD-BY-HOOK'} : undefined;
+          },
+        },
+      }).execute('MCP call the echo tool');
+      return {text, seen};
+    }
+    case 'lifecycle': {
+      const events: unknown[] = [];
+      const hooks = {
+        onStart: (e: {agent: string; harness: string; prompt: string}) =>
+          void events.push({hook: 'start', agent: e.agent, harness: e.harness, prompt: e.prompt}),
+        onComplete: (e: {output: unknown}) => void events.push({hook: 'complete', output: e.output}),
+        onError: (e: {error: unknown}) =>
+          void events.push({hook: 'error', code: isStratosError(e.error) ? e.error.code : 'other'}),
+      };
+      const ok = await attempt(() => createAgent('plain', {hooks}).execute('TEXT lifecycle'));
+      const failing = {...hooks, beforeTool: () => { throw new Error('hook exploded'); }};
+      const failed = await attempt(() => createAgent('main', {hooks: failing}).execute('MCP call the echo tool'));
+      const reportingFails = {...failing, onError: () => { throw new Error('reporting exploded'); }};
+      const both = await attempt(() => createAgent('main', {hooks: reportingFails}).execute('MCP call the echo tool'));
+      return {ok, failed, both, events};
+    }
     case 'overlap': {
       const agent = createAgent('plain');
       const slow = agent.execute('SLOW answer slowly');

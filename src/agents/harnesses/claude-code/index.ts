@@ -26,6 +26,12 @@ import {importHarnessSdk} from '../../load-harness.ts';
 import {describeToolCall, parseMcpToolName} from '../../tool-call.ts';
 import {checkClaudeAuthentication} from './authentication.ts';
 
+/**
+ * Tools that wait for a person (questions, plan approval). Agents run noninteractively, and the binary offers them
+ * only because Stratos answers permission requests itself (`canUseTool`): removed, so they cost no request tokens.
+ */
+const interactiveTools = ['AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode'];
+
 /** Tools Claude Code uses for its own machinery; hooks do not see them. */
 const internalTools = new Set(['ToolSearch', 'StructuredOutput']);
 /** How long an interrupted turn may take to stop before the process is closed. */
@@ -77,7 +83,7 @@ class ClaudeCodeSession implements HarnessSession {
       settingSources: [],
       strictMcpConfig: true,
       mcpServers: toNativeServers(o.mcpServers, o.workingDirectory),
-      ...(o.tools.removed.length > 0 ? {disallowedTools: o.tools.removed} : {}),
+      disallowedTools: [...o.tools.removed, ...interactiveTools],
       ...(o.model === undefined ? {} : {model: o.model}),
       ...(o.effort === undefined ? {} : {effort: o.effort as NonNullable<Options['effort']>}),
       ...(o.systemPrompt === undefined ? {} : {systemPrompt: o.systemPrompt}),

@@ -4,6 +4,10 @@
  * Isolation: the binary is started with `--ignore-user-config` (no user config.toml, so no user MCP servers,
  * profiles or hooks; native login in CODEX_HOME still works) and everything Stratos selects is passed as
  * `--config`. When OPENAI_BASE_URL is set, it becomes a Responses API provider (`wire_api = "responses"`).
+ * Tool hooks: the Codex SDK has no hook API, so an agent with a before-tool or after-tool hook gets the in-process
+ * MCP hook bridge (../../mcp-hook-bridge.ts): Codex is given the bridge's URLs in place of the selected servers,
+ * and the bridge runs the hooks around each MCP tool call. Built-in Codex tools (shell, apply_patch) are not
+ * bridged, so the hooks see MCP tool calls only.
  */
 import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {createRequire} from 'node:module';
@@ -18,11 +22,20 @@ import type {
   HarnessTurnOptions,
   HarnessTurnResult,
 } from '../../harness.ts';
+import type {HookFailure} from '../../hooks.ts';
 import {importHarnessSdk} from '../../load-harness.ts';
+import {type McpHookBridge, needsMcpHookBridge, startMcpHookBridge} from '../../mcp-hook-bridge.ts';
 import {describeToolCall} from '../../tool-call.ts';
 import {checkCodexAuthentication} from './authentication.ts';
 
 type CodexModule = typeof import('@openai/codex-sdk');
+
+/**
+ * The environment variable that carries the bridge's bearer token to Codex (not its command line, which other
+ * users can read). Its name contains TOKEN, which Codex's default shell environment policy keeps out of the
+ * commands the model runs.
+ */
+const bridgeTokenVariable = 'STRATOS_MCP_BRIDGE_TOKEN';
 
 export const codexHarness: AgentHarness = {
   id: 'codex',
@@ -30,22 +43,32 @@ export const codexHarness: AgentHarness = {
   checkAuthentication: checkCodexAuthentication,
   async createSession(options) {
     const sdk = await importHarnessSdk('codex', () => import('@openai/codex-sdk'));
-    if (options.hooks.beforeTool !== undefined || options.hooks.afterTool !== undefined) {
-      const {StratosError} = await import('../../../errors/index.ts');
-      throw new StratosError(
-        'STRATOS_AGENT_CONFIG_INVALID',
-        `Agent '${options.agent}' has beforeTool/afterTool hooks, which the codex adapter does not support yet. Use the claude-code harness for tool hooks.`,
-        {details: {agent: options.agent, harness: 'codex'}},
-      );
-    }
     const launcherDirectory = await mkdtemp(join(tmpdir(), 'stratos-codex-'));
-    const launcher = join(launcherDirectory, 'codex');
-    await writeFile(
-      launcher,
-      `#!/bin/sh\nsub="$1"; shift\nexec "${findCodexBinary()}" "$sub" --ignore-user-config "$@"\n`,
-    );
-    await chmod(launcher, 0o700);
-    return new CodexSession(sdk, options, launcher, launcherDirectory);
+    let bridge: McpHookBridge | undefined;
+    try {
+      const launcher = join(launcherDirectory, 'codex');
+      await writeFile(
+        launcher,
+        `#!/bin/sh\nsub="$1"; shift\nexec "${findCodexBinary()}" "$sub" --ignore-user-config "$@"\n`,
+      );
+      await chmod(launcher, 0o700);
+      // The session exists before the bridge can report to it; failures are forwarded once both exist.
+      let session: CodexSession | undefined;
+      if (needsMcpHookBridge(options.hooks, options.mcpServers)) {
+        bridge = await startMcpHookBridge({
+          harness: 'codex',
+          hooks: options.hooks,
+          servers: options.mcpServers,
+          onHookFailure: (failure) => session?.failTurn(failure),
+        });
+      }
+      session = new CodexSession(sdk, options, launcher, launcherDirectory, bridge);
+      return session;
+    } catch (error) {
+      await bridge?.close();
+      await rm(launcherDirectory, {recursive: true, force: true});
+      throw error;
+    }
   },
 };
 
@@ -58,14 +81,32 @@ class CodexSession implements HarnessSession {
   #mcpJson: string;
   #closed = false;
   #running: AbortController | undefined;
+  #bridge: McpHookBridge | undefined;
+  /** The first control hook that threw during the running turn: the turn is aborted and fails with it. */
+  #hookFailure: HookFailure | undefined;
 
-  constructor(sdk: CodexModule, options: HarnessSessionOptions, launcher: string, launcherDirectory: string) {
+  constructor(
+    sdk: CodexModule,
+    options: HarnessSessionOptions,
+    launcher: string,
+    launcherDirectory: string,
+    bridge: McpHookBridge | undefined,
+  ) {
     this.#sdk = sdk;
     this.#options = options;
     this.#launcher = launcher;
     this.#launcherDirectory = launcherDirectory;
+    this.#bridge = bridge;
     this.#mcpJson = JSON.stringify(options.mcpServers);
     this.#thread = this.#codex(options.mcpServers).startThread(this.#threadOptions());
+  }
+
+  /** A bridged control hook threw: stop the running turn; `run` rejects with the hook failure. */
+  failTurn(failure: HookFailure): void {
+    const running = this.#running;
+    if (running === undefined || this.#hookFailure !== undefined) return;
+    this.#hookFailure = failure;
+    running.abort(failure);
   }
 
   #codex(mcpServers: readonly AgentMcpServer[]): InstanceType<CodexModule['Codex']> {
@@ -76,7 +117,7 @@ class CodexSession implements HarnessSession {
       ...(o.tools.removed.includes('web_search') ? {web_search: 'disabled'} : {}),
       ...(o.tools.removed.includes('view_image') ? {tools: {view_image: false}} : {}),
       ...(o.systemPrompt === undefined ? {} : {developer_instructions: o.systemPrompt}),
-      mcp_servers: toNativeServers(mcpServers),
+      mcp_servers: this.#bridge === undefined ? toNativeServers(mcpServers) : toBridgedServers(this.#bridge),
     };
     const baseUrl = o.env.OPENAI_BASE_URL;
     if (baseUrl !== undefined && baseUrl !== '') {
@@ -92,7 +133,7 @@ class CodexSession implements HarnessSession {
     }
     return new this.#sdk.Codex({
       codexPathOverride: this.#launcher,
-      env: o.env,
+      env: this.#bridge === undefined ? o.env : {...o.env, [bridgeTokenVariable]: this.#bridge.token},
       config,
       ...(baseUrl === undefined && o.env.OPENAI_API_KEY !== undefined ? {apiKey: o.env.OPENAI_API_KEY} : {}),
     });
@@ -115,13 +156,17 @@ class CodexSession implements HarnessSession {
   async run(prompt: string, options: HarnessTurnOptions): Promise<HarnessTurnResult> {
     if (this.#closed) throw new Error('The Codex conversation was closed.');
     const mcpJson = JSON.stringify(options.mcpServers);
-    if (mcpJson !== this.#mcpJson && this.#thread.id !== null) {
+    if (this.#bridge !== undefined) {
+      // Codex keeps talking to the same bridge URLs; only the bridge's upstream connections change.
+      await this.#bridge.update(options.mcpServers);
+    } else if (mcpJson !== this.#mcpJson && this.#thread.id !== null) {
       // Credentials changed between requests: the next turn resumes the same thread with the new configuration.
       this.#thread = this.#codex(options.mcpServers).resumeThread(this.#thread.id, this.#threadOptions());
       this.#mcpJson = mcpJson;
     }
     const controller = new AbortController();
     this.#running = controller;
+    this.#hookFailure = undefined;
     const onAbort = () => controller.abort(options.signal.reason);
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener('abort', onAbort, {once: true});
@@ -140,11 +185,13 @@ class CodexSession implements HarnessSession {
         if (outcome.text !== undefined) text = outcome.text;
         if (outcome.failure !== undefined) failure = outcome.failure;
       }
+      if (this.#hookFailure !== undefined) throw this.#hookFailure;
       if (failure !== undefined) throw new Error(`Codex failed the turn: ${failure}`);
       if (this.#options.outputJsonSchema === undefined) return {text};
       return parseStructured(text);
     } catch (error) {
       if (options.signal.aborted) throw options.signal.reason;
+      if (this.#hookFailure !== undefined) throw this.#hookFailure;
       throw error;
     } finally {
       options.signal.removeEventListener('abort', onAbort);
@@ -199,6 +246,7 @@ class CodexSession implements HarnessSession {
     if (this.#closed) return;
     this.#closed = true;
     this.#running?.abort(new Error('The Codex conversation was closed.'));
+    await this.#bridge?.close();
     await rm(this.#launcherDirectory, {recursive: true, force: true});
   }
 }
@@ -227,6 +275,19 @@ function toNativeServers(servers: readonly AgentMcpServer[]): CodexConfigObject 
             ...(server.cwd === undefined ? {} : {cwd: server.cwd}),
             default_tools_approval_mode: 'approve',
           };
+  }
+  return native;
+}
+
+/** Each selected server as its bridge endpoint; the bearer token reaches Codex through its environment. */
+function toBridgedServers(bridge: McpHookBridge): CodexConfigObject {
+  const native: CodexConfigObject = {};
+  for (const endpoint of bridge.endpoints) {
+    native[endpoint.name] = {
+      url: endpoint.url,
+      bearer_token_env_var: bridgeTokenVariable,
+      default_tools_approval_mode: 'approve',
+    };
   }
   return native;
 }
