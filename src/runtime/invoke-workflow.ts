@@ -14,7 +14,6 @@ import {
 import {isStratosError, StratosError, WorkflowInputError} from '../errors/index.ts';
 import {isRecord} from '../internal/json-file.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
-import {authenticateWorkflowStart} from '../mcp/auth/preflight.ts';
 import {
   closeInvocationTelemetry,
   type InvocationRecorder,
@@ -106,7 +105,13 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
   let outcome: {ok: true; output: Record<string, unknown>} | {ok: false; error: StratosError};
   try {
     // Step 6: workflow-start authentication of the manifest's OAuth MCP servers; a failure keeps run from starting.
-    await runInExecutionContext(context, () => telemetry.activate(() => authenticateWorkflowStart(context)));
+    if (declaresOAuthServers(context.workflow.manifest)) {
+      // The OAuth layer (credential store, SDK auth, fetch) loads only for workflows that declare OAuth servers.
+      const {authenticateWorkflowStart} = await import('../mcp/auth/preflight.ts');
+      await runInExecutionContext(context, () =>
+        telemetry.activate(() => authenticateWorkflowStart(context)),
+      );
+    }
     const returned = await runInExecutionContext(context, () =>
       telemetry.activate(() => options.definition.run(validInput as never)),
     );
@@ -128,6 +133,12 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
   const cleanupFailures = await context.resources.closeAll();
   const done = facts(cleanupFailures);
   return {...done, ...withReport(await closeTelemetry(telemetry, outcome, options)), ...outcome};
+}
+
+function declaresOAuthServers(manifest: WorkflowManifest): boolean {
+  return Object.values(manifest.mcp?.servers ?? {}).some(
+    (server) => server.type === 'http' && server.auth?.type === 'oauth',
+  );
 }
 
 function openContext(

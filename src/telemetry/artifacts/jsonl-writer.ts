@@ -17,6 +17,8 @@ export class AppendWriter {
   #writing: Promise<void> | undefined;
   #failure: unknown;
   #onError: (error: unknown) => void;
+  /** Ends the batching delay early: a flush (the end of a run) must not wait for the timer. */
+  #wake: (() => void) | undefined;
 
   /** `onError` is called once, for the first failed open or write; later records are dropped. */
   constructor(path: string, onError: (error: unknown) => void) {
@@ -37,7 +39,10 @@ export class AppendWriter {
 
   /** Resolves when everything queued so far is on disk (or has failed). */
   async flush(): Promise<void> {
-    while (this.#writing !== undefined) await this.#writing;
+    while (this.#writing !== undefined) {
+      this.#wake?.();
+      await this.#writing;
+    }
   }
 
   async close(): Promise<void> {
@@ -48,7 +53,14 @@ export class AppendWriter {
   }
 
   async #drain(): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, BATCH_DELAY_MS));
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, BATCH_DELAY_MS);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.#wake = undefined;
     try {
       this.#handle ??= open(this.#path, 'a', 0o600);
       const handle = await this.#handle;
