@@ -23,7 +23,7 @@ import {ensureSharedSdk} from './shared-sdk.ts';
 import {prepareWorkflowPackage} from './workflow-package.ts';
 import {resolveWorkflowPaths} from './workflow-paths.ts';
 
-export type BuildStep = 'install' | 'compile' | 'check';
+export type BuildStep = 'install' | 'discover' | 'compile' | 'check';
 
 export interface BuildProgress {
   workflow: string;
@@ -92,7 +92,11 @@ async function buildOne(
       if (options.explicit === true && Object.keys(handle.manifest.mcp?.servers ?? {}).length > 0) {
         await ensureSharedSdk(paths.root);
         await ensureIgnoreRules(paths.root);
-        const mcp = await prepareMcp(handle, paths, {explicit: true, onNotice: options.onNotice});
+        const mcp = await prepareMcp(handle, paths, {
+          explicit: true,
+          onNotice: options.onNotice,
+          onDiscover: (server) => progress('discover', `discovering the tools of MCP server '${server}'`),
+        });
         diagnostics.push(...mcp.diagnostics);
         return finish(hasErrors(mcp.diagnostics) ? 'failed' : 'prepared');
       }
@@ -111,6 +115,7 @@ async function buildOne(
     const mcp = await prepareMcp(handle, paths, {
       explicit: options.explicit === true,
       onNotice: options.onNotice,
+      onDiscover: (server) => progress('discover', `discovering the tools of MCP server '${server}'`),
     });
     diagnostics.push(...mcp.diagnostics);
     if (hasErrors(mcp.diagnostics)) return finish('failed');

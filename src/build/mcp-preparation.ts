@@ -28,6 +28,8 @@ export interface McpPreparationOptions {
   explicit: boolean;
   /** Notices for the person at the terminal, such as a sign-in URL during discovery. */
   onNotice?: ((message: string) => void) | undefined;
+  /** Called as the discovery of one server starts (a long step: the CLI shows it as progress). */
+  onDiscover?: ((server: string) => void) | undefined;
 }
 
 export interface McpPreparation {
@@ -59,6 +61,7 @@ export async function prepareMcpWrappers(
   const prepared: string[] = [];
   await Promise.all(
     targets.map(async (server) => {
+      options.onDiscover?.(server);
       const config = servers[server]!;
       const file = join(wrapperDirectory, wrapperFileName(server));
       try {
