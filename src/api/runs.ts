@@ -11,6 +11,7 @@ import {
   totalUsage,
 } from '../telemetry/artifacts/run-store.ts';
 import type {RunStatus} from '../telemetry/index.ts';
+import {retentionMayApply} from '../telemetry/retention/retention-may-apply.ts';
 import {startRetentionCleaner} from '../telemetry/retention/start-retention-cleaner.ts';
 import {type HostOptions, resolveHost} from './host.ts';
 
@@ -132,7 +133,7 @@ export async function startRunRetention(options: HostOptions = {}): Promise<Diag
   const host = resolveHost(options);
   try {
     const {retention} = await readSettings(host.home);
-    startRetentionCleaner(host.home, retention);
+    if (await retentionMayApply(host.home, retention)) startRetentionCleaner(host.home, retention);
     return [];
   } catch (error) {
     const code = isStratosError(error) ? error.code : 'STRATOS_TELEMETRY_ARTIFACT_FAILED';
