@@ -14,7 +14,9 @@ test('the cleaner is needed only when a workspace or the total is over its limit
       await mkdir(join(home, 'runs', workspace), {recursive: true});
       await writeFile(join(home, 'runs', workspace, 'workspace.json'), '{}');
       for (let i = 0; i < count; i++)
-        await mkdir(join(home, 'runs', workspace, `2026120${i}T000000000Z-${workspace}${i}`));
+        await mkdir(join(home, 'runs', workspace, `2026120${i}T000000000Z-${workspace}${i}`), {
+          recursive: true,
+        });
     };
     await addRuns('a-1', 2);
     assert.equal(
