@@ -45,12 +45,43 @@ export interface AgentHooks {
   onError?: (event: AgentLifecycleEvent & {error: unknown}) => void | Promise<void>;
 }
 
-/** Normalized observations of one execution. Reported as they happen; never awaited. */
+/** Token counts a harness reported; a count it did not report is absent, never zero. */
+export interface TokenCounts {
+  /** All input tokens, cached ones included (Claude's uncached, cache-read and cache-write counts added). */
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Input tokens read from the provider's prompt cache, when reported. */
+  cacheReadInputTokens?: number;
+  /** Input tokens written to the provider's prompt cache, when reported. */
+  cacheCreationInputTokens?: number;
+}
+
+/**
+ * Normalized observations of one execution. Reported as they happen; never awaited. A harness reports only the
+ * boundaries it can observe: Claude Code reports each model call (`model.start` / `model.end`), Codex only the
+ * usage of the whole turn (`usage`). Tool observations carry the native call id that pairs start and end.
+ */
 export type AgentEvent =
   | {type: 'text'; text: string}
-  | {type: 'tool.start'; call: ToolCall}
-  | {type: 'tool.end'; call: ToolCall; ok: boolean}
-  | {type: 'usage'; inputTokens?: number; outputTokens?: number};
+  /** The harness began a model request (Claude Code: its `requesting` status). */
+  | {type: 'model.start'}
+  /** A model response ended; `error` when the request failed. */
+  | ({type: 'model.end'; model?: string; error?: string} & TokenCounts)
+  | {type: 'tool.start'; id: string; call: ToolCall}
+  /**
+   * A tool call ended. `ok: false` when the tool failed (`error`), a before-tool hook denied it or an after-tool
+   * hook withheld its result (`decision`).
+   */
+  | {
+      type: 'tool.end';
+      id: string;
+      call: ToolCall;
+      ok: boolean;
+      error?: string;
+      decision?: 'deny' | 'withhold';
+    }
+  /** Usage of the whole turn, as the harness reported it at the turn's end. */
+  | ({type: 'usage'} & TokenCounts);
 
 /** Runs a control hook; a throw becomes the execution's failure, kept as `cause`. */
 export class HookFailure extends Error {

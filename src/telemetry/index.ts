@@ -3,6 +3,7 @@ export type {ExporterSettings, HeaderResolver} from './export/destinations.ts';
 export type {InvocationRecorder} from './invocation-recorder.ts';
 export {
   type InvocationTelemetry,
+  type OperationHandle,
   type OperationScope,
   type OperationSpec,
   silentTelemetry,

@@ -1,7 +1,8 @@
 /**
  * The real InvocationTelemetry: one per workflow invocation. It owns the invocation's workflow span, times
  * operations as child spans with start/end run events, attaches point events and console messages to the active
- * span, and at the end closes what is still open as `incomplete` (its owner ended before it did).
+ * span, and closes what is still open as `incomplete` when its owner ends first: an observation begun with
+ * `begin()` when its parent operation ends, everything when the invocation ends.
  */
 
 import type {EventRecord} from './artifacts/run-record.ts';
@@ -14,11 +15,14 @@ import {
   workflowSpanName,
 } from './conventions.ts';
 import {createSpanId} from './ids.ts';
-import type {
-  InvocationTelemetry,
-  OperationScope,
-  OperationSpec,
-  TelemetryAttributes,
+import {
+  type InvocationTelemetry,
+  type OperationHandle,
+  type OperationScope,
+  type OperationSpec,
+  silentHandle,
+  silentScope,
+  type TelemetryAttributes,
 } from './invocation-telemetry.ts';
 import {nowMs, recordingScope, type SpanRecord} from './recording-scope.ts';
 import type {RunRecorder} from './run-recorder.ts';
@@ -31,8 +35,6 @@ export interface InvocationIdentity {
   parentExecutionId?: string;
 }
 
-const silentScope: OperationScope = {setAttributes() {}, addEvent() {}};
-
 export class InvocationRecorder implements InvocationTelemetry {
   readonly run: RunRecorder;
   readonly identity: InvocationIdentity;
@@ -40,6 +42,8 @@ export class InvocationRecorder implements InvocationTelemetry {
   readonly destinationKeys: readonly string[];
   readonly workflowSpan: SpanRecord;
   #open = new Set<SpanRecord>();
+  /** Open observations begun with `begin()`, by the span id of their parent. */
+  #begun = new Map<string, Set<SpanRecord>>();
   #signal: AbortSignal | undefined;
   #finished = false;
 
@@ -93,33 +97,15 @@ export class InvocationRecorder implements InvocationTelemetry {
     if (this.#finished || this.run.closed) return fn(silentScope);
     let span: SpanRecord;
     try {
-      span = this.#startSpan(
-        spec.kind,
-        spec.name,
-        {...conventionAttributes(spec.kind), ...spec.attributes},
-        this.activeSpan(),
-        nowMs(),
-      );
-      this.#open.add(span);
-      this.#write({
-        type: 'operation.start',
-        spanId: span.spanId,
-        parentSpanId: span.parentSpanId,
-        kind: spec.kind,
-        name: spec.name,
-        attributes: span.attributes,
-        time: iso(span.startMs),
-      });
+      span = this.#openSpan(spec, this.activeSpan());
     } catch (error) {
-      this.run.report(
-        'STRATOS_TELEMETRY_RECORDING_FAILED',
-        `Recording operation ${spec.name} failed: ${errorMessage(error)}`,
-      );
+      this.#reportFailure(spec.name, error);
       return fn(silentScope);
     }
     const scope: OperationScope = {
-      setAttributes: (attributes) => this.#setAttributes(span, attributes),
-      addEvent: (name, attributes) => this.#addEvent(span, name, attributes),
+      setAttributes: (attributes) => this.#guard(spec.name, () => this.#setAttributes(span, attributes)),
+      addEvent: (name, attributes) => this.#guard(spec.name, () => this.#addEvent(span, name, attributes)),
+      begin: (child) => this.#begin(child, span),
     };
     try {
       const result = await recordingScope.run({owner: this, span}, () => fn(scope));
@@ -128,6 +114,80 @@ export class InvocationRecorder implements InvocationTelemetry {
     } catch (error) {
       this.#endSpan(span, this.#isCancellation(error) ? 'cancelled' : 'error', error);
       throw error;
+    }
+  }
+
+  begin(spec: OperationSpec): OperationHandle {
+    return this.#begin(spec, this.activeSpan());
+  }
+
+  /** An observation under `parent`, settled through the handle; never throws. */
+  #begin(spec: OperationSpec, parent: SpanRecord): OperationHandle {
+    // An owner that already ended cannot own new work: nothing is recorded rather than a misplaced span.
+    if (this.#finished || this.run.closed || parent.ended) return silentHandle;
+    let span: SpanRecord;
+    try {
+      span = this.#openSpan(spec, parent);
+    } catch (error) {
+      this.#reportFailure(spec.name, error);
+      return silentHandle;
+    }
+    const siblings = this.#begun.get(parent.spanId) ?? new Set<SpanRecord>();
+    this.#begun.set(parent.spanId, siblings);
+    siblings.add(span);
+    const settle = (status: OperationStatus, error: unknown, attributes: TelemetryAttributes | undefined) =>
+      this.#guard(spec.name, () => {
+        if (span.ended) return;
+        if (attributes !== undefined) this.#setAttributes(span, attributes);
+        this.#endSpan(span, status, error);
+      });
+    return {
+      setAttributes: (attributes) => this.#guard(spec.name, () => this.#setAttributes(span, attributes)),
+      addEvent: (name, attributes) =>
+        this.#guard(spec.name, () => {
+          if (!span.ended) this.#addEvent(span, name, attributes);
+        }),
+      end: (attributes) => settle('ok', undefined, attributes),
+      fail: (error, attributes) => settle('error', error, attributes),
+      cancel: (attributes) => settle('cancelled', undefined, attributes),
+    };
+  }
+
+  /** Starts a span for `spec` under `parent` and writes its `operation.start` record. */
+  #openSpan(spec: OperationSpec, parent: SpanRecord): SpanRecord {
+    const span = this.#startSpan(
+      spec.kind,
+      spec.name,
+      {...conventionAttributes(spec.kind), ...spec.attributes},
+      parent,
+      nowMs(),
+    );
+    this.#open.add(span);
+    this.#write({
+      type: 'operation.start',
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
+      kind: spec.kind,
+      name: spec.name,
+      attributes: span.attributes,
+      time: iso(span.startMs),
+    });
+    return span;
+  }
+
+  #reportFailure(name: string, error: unknown): void {
+    this.run.report(
+      'STRATOS_TELEMETRY_RECORDING_FAILED',
+      `Recording operation ${name} failed: ${errorMessage(error)}`,
+    );
+  }
+
+  /** Telemetry failures never reach the caller: they become a diagnostic of the run. */
+  #guard(name: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      this.#reportFailure(name, error);
     }
   }
 
@@ -213,6 +273,13 @@ export class InvocationRecorder implements InvocationTelemetry {
 
   #endSpan(span: SpanRecord, status: OperationStatus, error?: unknown): void {
     if (span.ended) return;
+    // Observations begun under this span lose their owner now: their end can no longer be observed.
+    const begun = this.#begun.get(span.spanId);
+    if (begun !== undefined) {
+      this.#begun.delete(span.spanId);
+      for (const child of [...begun]) this.#endSpan(child, 'incomplete');
+    }
+    if (span.parentSpanId !== undefined) this.#begun.get(span.parentSpanId)?.delete(span);
     this.#open.delete(span);
     const endMs = nowMs();
     const failure = status === 'error' || status === 'cancelled' ? describeError(error) : undefined;

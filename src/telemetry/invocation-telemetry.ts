@@ -1,6 +1,7 @@
 /**
  * The one way primitives record what they do: `operation()` times one unit of work (a span plus start/end run
- * events), `event()` records a point observation. Every invocation's execution context carries one of these.
+ * events), `begin()` times an observation whose start and end are reported separately (a harness says a tool
+ * started, later that it ended), `event()` records a point observation. Every invocation's execution context carries one of these.
  * This module holds the interface and a recorder that records nothing (for code running without a recorded run);
  * InvocationRecorder is the real one.
  */
@@ -22,11 +23,35 @@ export interface OperationSpec {
 export interface OperationScope {
   setAttributes(attributes: TelemetryAttributes): void;
   addEvent(name: string, attributes?: TelemetryAttributes): void;
+  /** Begins an observation under this operation, wherever the call is made (see InvocationTelemetry.begin). */
+  begin(spec: OperationSpec): OperationHandle;
+}
+
+/**
+ * An observation begun with `begin()`, open until one of `end`, `fail` or `cancel` is called (the first one counts;
+ * later calls do nothing). One still open when its parent operation or its invocation ends is closed as
+ * `incomplete`: its end was never observed.
+ */
+export interface OperationHandle {
+  setAttributes(attributes: TelemetryAttributes): void;
+  addEvent(name: string, attributes?: TelemetryAttributes): void;
+  /** The observation ended as it should; `attributes` are added first (token usage known only at the end). */
+  end(attributes?: TelemetryAttributes): void;
+  /** The observation ended with an error (`error.type` is its `code`, else its `name`). */
+  fail(error: unknown, attributes?: TelemetryAttributes): void;
+  /** The observation was stopped on purpose; recorded as cancelled, not as an error. */
+  cancel(attributes?: TelemetryAttributes): void;
 }
 
 export interface InvocationTelemetry {
   /** Runs `fn` as one recorded operation; its outcome (success, error, cancellation) is recorded as it is. */
   operation<T>(spec: OperationSpec, fn: (scope: OperationScope) => Promise<T>): Promise<T>;
+  /**
+   * Begins an observation whose end is reported later through the handle: a span and an `operation.start` record
+   * now, the `operation.end` record when it settles. Parented like `operation()`: under the operation active
+   * where `begin` is called, else the workflow span.
+   */
+  begin(spec: OperationSpec): OperationHandle;
   /** A point observation, such as a completion whose start was never seen. */
   event(name: string, attributes?: TelemetryAttributes): void;
   /**
@@ -36,10 +61,19 @@ export interface InvocationTelemetry {
   registerSecret(value: string): void;
 }
 
-const silentScope: OperationScope = {setAttributes() {}, addEvent() {}};
+export const silentHandle: OperationHandle = {
+  setAttributes() {},
+  addEvent() {},
+  end() {},
+  fail() {},
+  cancel() {},
+};
+
+export const silentScope: OperationScope = {setAttributes() {}, addEvent() {}, begin: () => silentHandle};
 
 export const silentTelemetry: InvocationTelemetry = {
   operation: (_spec, fn) => fn(silentScope),
+  begin: () => silentHandle,
   event() {},
   registerSecret() {},
 };

@@ -148,7 +148,9 @@ export function buildRunTree(events: readonly EventRecord[]): RunTreeNode[] {
         if (usage !== undefined) node.usage = usage;
         break;
       }
-      case 'event':
+      case 'event': {
+        // A usage report without timed boundaries (Codex's turn usage, a model completion without a start).
+        const usage = usageOf(event.attributes);
         leaves.push({
           parent: event.spanId,
           node: {
@@ -159,11 +161,13 @@ export function buildRunTree(events: readonly EventRecord[]): RunTreeNode[] {
             workflow: event.workflow,
             startedAt: event.time,
             consoleMessages: 0,
+            ...(usage === undefined ? {} : {usage}),
             ...(event.attributes === undefined ? {} : {attributes: event.attributes}),
             children: [],
           },
         });
         break;
+      }
       case 'console': {
         const node = nodes.get(event.spanId);
         if (node !== undefined) node.consoleMessages++;

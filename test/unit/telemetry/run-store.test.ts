@@ -75,3 +75,22 @@ test('the tree keeps missing boundaries missing and counts usage at the innermos
   assert.deepEqual(totalUsage(tree), {inputTokens: 5, outputTokens: 7});
   assert.deepEqual(totalUsage(buildRunTree([record({type: 'workflow.end', spanId: 'x', status: 'ok'})])), {});
 });
+
+test('a usage event without timed boundaries (Codex turn usage) carries its usage into the tree and the total', () => {
+  const tree = buildRunTree([
+    record({type: 'workflow.start', spanId: 'w1'}),
+    record({type: 'operation.start', spanId: 'a1', parentSpanId: 'w1', kind: 'agent.execute', name: 'agent'}),
+    record({
+      type: 'event',
+      spanId: 'a1',
+      name: 'agent.usage',
+      attributes: {'gen_ai.usage.input_tokens': 20, 'gen_ai.usage.output_tokens': 10},
+    }),
+    record({type: 'event', spanId: 'a1', name: 'agent.tool'}),
+    record({type: 'operation.end', spanId: 'a1', parentSpanId: 'w1', kind: 'agent.execute', status: 'ok'}),
+  ]);
+  const [usage, tool] = tree[0]!.children[0]!.children;
+  assert.deepEqual(usage!.usage, {inputTokens: 20, outputTokens: 10});
+  assert.equal(tool!.usage, undefined);
+  assert.deepEqual(totalUsage(tree), {inputTokens: 20, outputTokens: 10});
+});

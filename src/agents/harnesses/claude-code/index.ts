@@ -3,6 +3,9 @@
  * between prompts (the process stays up); each execute pushes one user message and waits for its result.
  * Isolation: `settingSources: []` (no user, project or local settings) and `strictMcpConfig` (only the MCP
  * servers Stratos passes). Control hooks are native PreToolUse / PostToolUse callbacks, awaited by the binary.
+ * Observations: partial messages are on, so each model call is seen from the binary's `requesting` status to the
+ * response's `message_stop`, with the usage of its `message_start` / `message_delta` (the usage on streamed
+ * assistant messages is a partial count); tool calls from PreToolUse to PostToolUse(Failure) or a denial.
  */
 import type {
   HookCallbackMatcher,
@@ -21,7 +24,7 @@ import type {
   HarnessTurnOptions,
   HarnessTurnResult,
 } from '../../harness.ts';
-import {HookFailure} from '../../hooks.ts';
+import {type AgentEvent, HookFailure, type TokenCounts} from '../../hooks.ts';
 import {importHarnessSdk} from '../../load-harness.ts';
 import {describeToolCall, parseMcpToolName} from '../../tool-call.ts';
 import {checkClaudeAuthentication} from './authentication.ts';
@@ -32,7 +35,7 @@ import {checkClaudeAuthentication} from './authentication.ts';
  */
 const interactiveTools = ['AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode'];
 
-/** Tools Claude Code uses for its own machinery; hooks do not see them. */
+/** Tools Claude Code uses for its own machinery; hooks do not see them (events and telemetry do). */
 const internalTools = new Set(['ToolSearch', 'StructuredOutput']);
 /** How long an interrupted turn may take to stop before the process is closed. */
 const interruptGraceMs = 10_000;
@@ -46,6 +49,14 @@ export const claudeCodeHarness: AgentHarness = {
     return new ClaudeCodeSession(sdk.query, options);
   },
 };
+
+/** Usage fields of the Messages API (`message_start` message usage, `message_delta` usage, result usage). */
+interface NativeUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
 
 interface PendingTurn {
   resolve: (result: HarnessTurnResult) => void;
@@ -64,6 +75,8 @@ class ClaudeCodeSession implements HarnessSession {
   #ended: Error | undefined;
   #mcpJson: string;
   #reader: Promise<void>;
+  /** The model response being streamed (main conversation only): its model and the usage reported so far. */
+  #response: {model?: string; usage: NativeUsage} | undefined;
 
   constructor(
     query: (params: {prompt: AsyncIterable<SDKUserMessage>; options: Options}) => Query,
@@ -93,6 +106,8 @@ class ClaudeCodeSession implements HarnessSession {
       // Enabled tools are approved by default; control belongs to the before-tool hook.
       canUseTool: async (_name, input) => ({behavior: 'allow', updatedInput: input}),
       hooks: this.#nativeHooks(),
+      // Stream events carry the real boundaries and final usage of each model call (see the file comment).
+      includePartialMessages: true,
       stderr: () => {},
     };
   }
@@ -107,20 +122,25 @@ class ClaudeCodeSession implements HarnessSession {
         {
           hooks: [
             async (input) => {
-              const event = input as {tool_name: string; tool_input: unknown};
+              const event = input as {tool_name: string; tool_input: unknown; tool_use_id: string};
               const allow = {
                 hookSpecificOutput: {
                   hookEventName: 'PreToolUse' as const,
                   permissionDecision: 'allow' as const,
                 },
               };
-              if (internalTools.has(event.tool_name)) return allow;
               const call = view(event.tool_name, event.tool_input);
-              emit({type: 'tool.start', call});
-              if (hooks.beforeTool === undefined) return allow;
-              const decision = await this.#control('beforeTool', () => hooks.beforeTool!(call));
+              const id = event.tool_use_id;
+              emit({type: 'tool.start', id, call});
+              if (internalTools.has(event.tool_name) || hooks.beforeTool === undefined) return allow;
+              const decision = await this.#control(
+                'beforeTool',
+                () => hooks.beforeTool!(call),
+                () => emit({type: 'tool.end', id, call, ok: false, error: 'The beforeTool hook threw.'}),
+              );
               if (decision === undefined || decision === null || decision.action === 'allow') return allow;
               if (decision.action === 'deny') {
+                emit({type: 'tool.end', id, call, ok: false, decision: 'deny', error: decision.feedback});
                 return {
                   hookSpecificOutput: {
                     hookEventName: 'PreToolUse' as const,
@@ -138,15 +158,30 @@ class ClaudeCodeSession implements HarnessSession {
         {
           hooks: [
             async (input) => {
-              const event = input as {tool_name: string; tool_input: unknown; tool_response: unknown};
-              if (internalTools.has(event.tool_name)) return {};
+              const event = input as {
+                tool_name: string;
+                tool_input: unknown;
+                tool_use_id: string;
+                tool_response: unknown;
+              };
               const call = view(event.tool_name, event.tool_input);
-              emit({type: 'tool.end', call, ok: true});
-              if (hooks.afterTool === undefined) return {};
-              const decision = await this.#control('afterTool', () =>
-                hooks.afterTool!({...call, result: event.tool_response}),
+              const id = event.tool_use_id;
+              const ended = (end: Omit<Extract<AgentEvent, {type: 'tool.end'}>, 'type' | 'id' | 'call'>) =>
+                emit({type: 'tool.end', id, call, ...end});
+              if (internalTools.has(event.tool_name) || hooks.afterTool === undefined) {
+                ended({ok: true});
+                return {};
+              }
+              const decision = await this.#control(
+                'afterTool',
+                () => hooks.afterTool!({...call, result: event.tool_response}),
+                () => ended({ok: false, error: 'The afterTool hook threw.'}),
               );
-              if (decision === undefined || decision === null || decision.action === 'keep') return {};
+              if (decision === undefined || decision === null || decision.action === 'keep') {
+                ended({ok: true});
+                return {};
+              }
+              ended({ok: false, decision: 'withhold', error: decision.feedback});
               return {
                 hookSpecificOutput: {
                   hookEventName: 'PostToolUse' as const,
@@ -163,9 +198,19 @@ class ClaudeCodeSession implements HarnessSession {
         {
           hooks: [
             async (input) => {
-              const event = input as {tool_name: string; tool_input: unknown};
-              if (!internalTools.has(event.tool_name))
-                emit({type: 'tool.end', call: view(event.tool_name, event.tool_input), ok: false});
+              const event = input as {
+                tool_name: string;
+                tool_input: unknown;
+                tool_use_id: string;
+                error: string;
+              };
+              emit({
+                type: 'tool.end',
+                id: event.tool_use_id,
+                call: view(event.tool_name, event.tool_input),
+                ok: false,
+                error: event.error,
+              });
               return {};
             },
           ],
@@ -175,10 +220,11 @@ class ClaudeCodeSession implements HarnessSession {
   }
 
   /** Runs a control hook; a throw fails the turn (the binary would otherwise carry on as if nothing happened). */
-  async #control<T>(hook: string, fn: () => T | Promise<T>): Promise<T | undefined> {
+  async #control<T>(hook: string, fn: () => T | Promise<T>, onThrow: () => void): Promise<T | undefined> {
     try {
       return await fn();
     } catch (error) {
+      onThrow();
       const failure = new HookFailure(hook, error);
       const turn = this.#turn;
       if (turn !== undefined && turn.hookFailure === undefined) {
@@ -236,7 +282,21 @@ class ClaudeCodeSession implements HarnessSession {
   #handle(message: SDKMessage): void {
     const turn = this.#turn;
     if (turn === undefined) return;
+    if (message.type === 'system' && message.subtype === 'status' && message.status === 'requesting') {
+      // The binary is sending a model request: the start of a model call as Claude Code reports it.
+      this.#options.emit({type: 'model.start'});
+      return;
+    }
+    if (message.type === 'stream_event') {
+      // Subagents' model calls (parent_tool_use_id set) are not reported: they belong to their spawning tool call.
+      if (message.parent_tool_use_id === null) this.#observeStream(message.event);
+      return;
+    }
     if (message.type === 'assistant') {
+      if (message.error !== undefined && message.parent_tool_use_id === null) {
+        this.#response = undefined;
+        this.#options.emit({type: 'model.end', error: message.error});
+      }
       for (const block of message.message.content) {
         if (block.type === 'text' && block.text !== '') {
           turn.texts.push(block.text);
@@ -246,11 +306,7 @@ class ClaudeCodeSession implements HarnessSession {
       return;
     }
     if (message.type !== 'result') return;
-    this.#options.emit({
-      type: 'usage',
-      inputTokens: message.usage.input_tokens,
-      outputTokens: message.usage.output_tokens,
-    });
+    this.#options.emit({type: 'usage', ...tokenCounts(message.usage as NativeUsage)});
     if (message.subtype === 'success' && !message.is_error) {
       const structured = (message as {structured_output?: unknown}).structured_output;
       this.#settle({
@@ -264,6 +320,36 @@ class ClaudeCodeSession implements HarnessSession {
         ? message.result
         : `${message.subtype}${message.errors.length > 0 ? `: ${message.errors.join('; ')}` : ''}`;
     this.#settle(undefined, new Error(`Claude Code ended the turn with an error (${reason}).`));
+  }
+
+  /** One streaming event of the main conversation: a model response begins, reports usage, ends. */
+  #observeStream(event: Extract<SDKMessage, {type: 'stream_event'}>['event']): void {
+    switch (event.type) {
+      case 'message_start':
+        this.#response = {model: event.message.model, usage: {...(event.message.usage as NativeUsage)}};
+        return;
+      case 'message_delta': {
+        // The delta's counts are cumulative for the message and final; a count it leaves out keeps its start value.
+        const response = this.#response ?? {usage: {}};
+        this.#response = response;
+        for (const [key, value] of Object.entries(event.usage as NativeUsage)) {
+          if (typeof value === 'number') response.usage[key as keyof NativeUsage] = value;
+        }
+        return;
+      }
+      case 'message_stop': {
+        const response = this.#response;
+        this.#response = undefined;
+        this.#options.emit({
+          type: 'model.end',
+          ...(response?.model === undefined ? {} : {model: response.model}),
+          ...tokenCounts(response?.usage ?? {}),
+        });
+        return;
+      }
+      default:
+        return;
+    }
   }
 
   #settle(result: HarnessTurnResult | undefined, error?: unknown): void {
@@ -283,6 +369,21 @@ class ClaudeCodeSession implements HarnessSession {
     this.#query.close();
     await this.#reader;
   }
+}
+
+/** Reported counts only; input tokens include cache reads and writes (the GenAI convention's input count). */
+function tokenCounts(usage: NativeUsage): TokenCounts {
+  const count = (value: number | null | undefined) => (typeof value === 'number' ? value : undefined);
+  const input = count(usage.input_tokens);
+  const output = count(usage.output_tokens);
+  const cacheRead = count(usage.cache_read_input_tokens);
+  const cacheCreation = count(usage.cache_creation_input_tokens);
+  return {
+    ...(input === undefined ? {} : {inputTokens: input + (cacheRead ?? 0) + (cacheCreation ?? 0)}),
+    ...(output === undefined ? {} : {outputTokens: output}),
+    ...(cacheRead === undefined ? {} : {cacheReadInputTokens: cacheRead}),
+    ...(cacheCreation === undefined ? {} : {cacheCreationInputTokens: cacheCreation}),
+  };
 }
 
 function toNativeServers(

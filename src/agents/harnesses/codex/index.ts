@@ -216,22 +216,48 @@ class CodexSession implements HarnessSession {
           });
           emit(
             event.type === 'item.started'
-              ? {type: 'tool.start', call}
-              : {type: 'tool.end', call, ok: item.status === 'completed'},
+              ? {type: 'tool.start', id: item.id, call}
+              : {
+                  type: 'tool.end',
+                  id: item.id,
+                  call,
+                  ok: item.status === 'completed',
+                  // Codex sends `error: null` for a call that did not fail.
+                  ...(typeof item.error?.message === 'string' ? {error: item.error.message} : {}),
+                },
           );
         }
         if (item.type === 'command_execution') {
           const call = describeToolCall('codex', 'shell', {command: item.command}, undefined);
           emit(
             event.type === 'item.started'
-              ? {type: 'tool.start', call}
-              : {type: 'tool.end', call, ok: item.status === 'completed'},
+              ? {type: 'tool.start', id: item.id, call}
+              : {
+                  type: 'tool.end',
+                  id: item.id,
+                  call,
+                  ok: item.status === 'completed',
+                  ...(item.status === 'completed' || item.exit_code === undefined
+                    ? {}
+                    : {error: `The command exited with code ${item.exit_code}.`}),
+                },
           );
         }
         return {};
       }
       case 'turn.completed':
-        emit({type: 'usage', inputTokens: event.usage.input_tokens, outputTokens: event.usage.output_tokens});
+        // Codex reports usage for the whole turn only, not per model call: no model-call boundaries are invented.
+        emit({
+          type: 'usage',
+          inputTokens: event.usage.input_tokens,
+          outputTokens: event.usage.output_tokens,
+          ...(typeof event.usage.cached_input_tokens === 'number'
+            ? {cacheReadInputTokens: event.usage.cached_input_tokens}
+            : {}),
+          ...(typeof event.usage.cache_write_input_tokens === 'number'
+            ? {cacheCreationInputTokens: event.usage.cache_write_input_tokens}
+            : {}),
+        });
         return {};
       case 'turn.failed':
         return {failure: event.error.message};
