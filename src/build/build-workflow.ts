@@ -7,7 +7,7 @@ import {existsSync} from 'node:fs';
 import {rm} from 'node:fs/promises';
 import {basename, join} from 'node:path';
 import {checkWorkflowContract, collectUnresolvedRefs, exportJsonSchemas} from '../contract/index.ts';
-import type {WorkflowHandle} from '../discovery/index.ts';
+import {type WorkflowHandle, writeManifestCache} from '../discovery/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {hasErrors, isStratosError, StratosError} from '../errors/index.ts';
 import {packageVersion} from '../internal/package-info.ts';
@@ -104,7 +104,7 @@ async function buildOne(
         code: 'STRATOS_BUILD_ENTRYPOINT_MISSING',
         severity: 'error',
         message: `The entrypoint ${paths.entrypoint} does not exist. Write it (export default workflow({...})) or set 'entrypoint' in workflow.yaml.`,
-        location: {file: handle.locate(['entrypoint']).file, ...lineOf(handle, ['entrypoint'])},
+        location: await handle.locate(['entrypoint']),
       });
       return finish('failed');
     }
@@ -183,6 +183,10 @@ async function buildOne(
       ...(Object.keys(mcp.verdicts).length === 0 ? {} : {mcp: {verdicts: mcp.verdicts}}),
     };
     await writeBuildRecord(paths.buildRecord, record);
+    await writeManifestCache(handle.directory, handle.manifestHash, {
+      manifest: handle.manifest,
+      diagnostics: handle.diagnostics,
+    });
     return finish('built', record);
   } catch (error) {
     if (!isStratosError(error)) throw error;
@@ -210,12 +214,4 @@ async function prepareMcp(
 ): Promise<McpPreparation> {
   if (!usesMcp(handle) && !(options.explicit && existsSync(join(paths.generated, 'mcp')))) return noMcp;
   return (await import('./mcp-preparation.ts')).prepareMcpWrappers(handle, paths, options);
-}
-
-function lineOf(handle: WorkflowHandle, path: string[]): {line?: number; column?: number} {
-  const location = handle.locate(path);
-  return {
-    ...(location.line === undefined ? {} : {line: location.line}),
-    ...(location.column === undefined ? {} : {column: location.column}),
-  };
 }

@@ -82,7 +82,7 @@ export async function prepareMcpWrappers(
         if (!isStratosError(error)) throw error;
         await rm(file, {force: true});
         delete verdicts[server];
-        const location = handle.locate(['mcp', 'servers', server]);
+        const location = await handle.locate(['mcp', 'servers', server]);
         diagnostics.push({
           code: error.code === 'STRATOS_MCP_CONNECT_FAILED' ? 'STRATOS_MCP_DISCOVERY_FAILED' : error.code,
           severity: 'error',

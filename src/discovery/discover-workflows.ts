@@ -1,8 +1,10 @@
 /** Finds workflow folders in the discovery roots. Reads manifests only: never builds, installs or connects. */
-import {readdir, stat} from 'node:fs/promises';
+import {readdir, readFile, stat} from 'node:fs/promises';
 import {basename, join, resolve} from 'node:path';
 import type {Diagnostic} from '../errors/index.ts';
-import {readManifest} from '../manifest/index.ts';
+import {sha256Hex} from '../internal/hash.ts';
+import type {ManifestParseResult} from '../manifest/index.ts';
+import {readCachedManifest} from './manifest-cache.ts';
 import type {DiscoveryOptions, DiscoveryResult, DiscoveryRoot, WorkflowHandle} from './types.ts';
 
 export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
@@ -45,15 +47,47 @@ export async function readWorkflowFolder(
   root: DiscoveryRoot,
 ): Promise<WorkflowHandle | undefined> {
   if (!(await isFile(join(directory, 'workflow.yaml')))) return undefined;
-  const result = await readManifest(directory);
+  const bytes = await readFile(join(directory, 'workflow.yaml')).catch(() => undefined);
+  const manifestHash = bytes === undefined ? '' : sha256Hex(bytes);
+  const cached = bytes === undefined ? undefined : await readCachedManifest(directory, bytes);
+  if (cached !== undefined) {
+    return {
+      name: cached.manifest.name,
+      directory,
+      root,
+      manifestHash,
+      manifest: cached.manifest,
+      diagnostics: cached.diagnostics,
+      // Locations are needed only to report a problem: parse the manifest then, not on every discovery.
+      locate: async (path) => (await parseFolder(directory, bytes)).locate(path),
+    };
+  }
+  const result = await parseFolder(directory, bytes);
   return {
     name: result.manifest?.name ?? basename(directory),
     directory,
     root,
+    manifestHash,
     manifest: result.manifest,
     diagnostics: result.diagnostics,
-    locate: result.locate,
+    locate: async (path) => result.locate(path),
   };
+}
+
+/**
+ * Validates the very bytes that were hashed, so a cache entry always describes what it was made from. The YAML
+ * parser and validator load only when some manifest is not in its build's cache.
+ */
+async function parseFolder(directory: string, bytes: Uint8Array | undefined): Promise<ManifestParseResult> {
+  const {parseManifest, readManifest} = await import('../manifest/index.ts');
+  let text: string | undefined;
+  try {
+    text = bytes === undefined ? undefined : new TextDecoder('utf-8', {fatal: true}).decode(bytes);
+  } catch {
+    text = undefined;
+  }
+  // Unreadable or not UTF-8: readManifest words that diagnostic.
+  return text === undefined ? readManifest(directory) : parseManifest(text, join(directory, 'workflow.yaml'));
 }
 
 async function isFile(file: string): Promise<boolean> {

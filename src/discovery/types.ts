@@ -1,4 +1,4 @@
-import type {Diagnostic} from '../errors/index.ts';
+import type {Diagnostic, SourceLocation} from '../errors/index.ts';
 import type {ManifestParseResult, WorkflowManifest} from '../manifest/index.ts';
 
 /** A folder whose subfolders are workflows: `<cwd>/.stratos/workflows` (project) or `~/.stratos/workflows` (user). */
@@ -16,7 +16,10 @@ export interface WorkflowHandle {
   manifest: WorkflowManifest | undefined;
   /** Manifest findings: errors make the workflow unusable, warnings do not. */
   diagnostics: Diagnostic[];
-  locate: ManifestParseResult['locate'];
+  /** SHA-256 of the workflow.yaml bytes the manifest was validated from. */
+  manifestHash: string;
+  /** Where a manifest path is (for diagnostics); may parse the manifest, so call it only to report a problem. */
+  locate(path: Parameters<ManifestParseResult['locate']>[0]): Promise<SourceLocation>;
 }
 
 export interface DiscoveryResult {
