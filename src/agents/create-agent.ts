@@ -8,14 +8,15 @@ import {z} from 'zod';
 import {type PromptReference, type PromptVariables, resolvePrompt} from '../config/prompts.ts';
 import {AgentRunError, isStratosError, StratosError} from '../errors/index.ts';
 import {type ExecutionContext, requireExecutionContext} from '../runtime/execution-context.ts';
-import type {OperationHandle, OperationScope, TelemetryAttributes} from '../telemetry/index.ts';
+import type {OperationScope} from '../telemetry/index.ts';
 import {createHarnessEnvironment} from './agent-environment.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
 import type {AgentHarness, HarnessSession} from './harness.ts';
-import {type AgentEvent, HookFailure, type TokenCounts} from './hooks.ts';
+import {HookFailure} from './hooks.ts';
 import {loadHarness} from './load-harness.ts';
 import {type AgentSettings, type ResolvedAgentSettings, resolveAgentSettings} from './settings.ts';
 import {resolveToolSelection, type ToolSelection} from './tool-names.ts';
+import {TurnTelemetry} from './turn-telemetry.ts';
 
 /** One conversation with a harness. */
 export interface Agent<Output = string> {
@@ -371,117 +372,6 @@ class AgentSession<Output> implements Agent<Output> {
     await session?.close();
     await this.#running?.done.catch(() => {});
   }
-}
-
-/**
- * One turn's harness observations as telemetry under the agent span: each model call an `agent.model` span
- * (`chat <model or harness>`), each tool call an `agent.tool` span (`execute_tool <native name>`), as siblings.
- * Only observed boundaries make spans: an end without an observed start is an event (`agent.model`,
- * `agent.tool`), and a harness that reports usage only for the whole turn (Codex) gets one `agent.usage` event,
- * not invented model spans. Spans still open when the agent span ends close as `incomplete`.
- */
-class TurnTelemetry {
-  #scope: OperationScope;
-  #harness: string;
-  #model: string | undefined;
-  #call: OperationHandle | undefined;
-  #modelEnds = 0;
-  #tools = new Map<string, OperationHandle>();
-
-  constructor(scope: OperationScope, harness: string, model: string | undefined) {
-    this.#scope = scope;
-    this.#harness = harness;
-    this.#model = model;
-  }
-
-  observe(event: AgentEvent): void {
-    switch (event.type) {
-      case 'model.start':
-        // A retried request is still the same model call: the first observed start counts.
-        this.#call ??= this.#scope.begin({
-          kind: 'agent.model',
-          name: `chat ${this.#model ?? this.#harness}`,
-          attributes: {'gen_ai.request.model': this.#model, 'stratos.agent.harness': this.#harness},
-        });
-        return;
-      case 'model.end': {
-        this.#modelEnds += 1;
-        const call = this.#call;
-        this.#call = undefined;
-        const attributes = {...usageAttributes(event), 'gen_ai.response.model': event.model};
-        if (call === undefined)
-          this.#scope.addEvent('agent.model', {
-            ...attributes,
-            ...(event.error === undefined ? {} : {'error.type': event.error}),
-          });
-        else if (event.error !== undefined)
-          call.fail({name: event.error, message: `The model request failed (${event.error}).`}, attributes);
-        else call.end(attributes);
-        return;
-      }
-      case 'tool.start': {
-        if (this.#tools.has(event.id)) return;
-        const {call} = event;
-        this.#tools.set(
-          event.id,
-          this.#scope.begin({
-            kind: 'agent.tool',
-            name: `execute_tool ${call.nativeName}`,
-            attributes: {
-              'gen_ai.tool.name': call.nativeName,
-              'gen_ai.tool.call.id': event.id,
-              'gen_ai.tool.call.arguments': JSON.stringify(call.input),
-              'stratos.tool.canonical_name': call.canonicalName,
-              'mcp.server': call.mcp?.server,
-              'mcp.tool': call.mcp?.tool,
-            },
-          }),
-        );
-        return;
-      }
-      case 'tool.end': {
-        const handle = this.#tools.get(event.id);
-        this.#tools.delete(event.id);
-        const attributes = {'stratos.tool.decision': event.decision};
-        if (handle === undefined) {
-          this.#scope.addEvent('agent.tool', {
-            'gen_ai.tool.name': event.call.nativeName,
-            'gen_ai.tool.call.id': event.id,
-            'stratos.outcome': event.ok ? 'ok' : 'error',
-            ...attributes,
-          });
-        } else if (event.ok) handle.end(attributes);
-        else handle.fail(toolFailure(event), attributes);
-        return;
-      }
-      case 'usage':
-        // Turn-level usage is the sum of the model calls when those were observed; recorded only without them.
-        if (this.#modelEnds === 0) this.#scope.addEvent('agent.usage', usageAttributes(event));
-        return;
-      default:
-        return;
-    }
-  }
-}
-
-function usageAttributes(counts: TokenCounts): TelemetryAttributes {
-  return {
-    'gen_ai.usage.input_tokens': counts.inputTokens,
-    'gen_ai.usage.output_tokens': counts.outputTokens,
-    'gen_ai.usage.cache_read.input_tokens': counts.cacheReadInputTokens,
-    'gen_ai.usage.cache_creation.input_tokens': counts.cacheCreationInputTokens,
-  };
-}
-
-function toolFailure(event: Extract<AgentEvent, {type: 'tool.end'}>): {name: string; message: string} {
-  if (event.decision === 'deny')
-    return {name: 'ToolDenied', message: `The beforeTool hook denied the call: ${event.error ?? ''}`};
-  if (event.decision === 'withhold')
-    return {
-      name: 'ToolResultWithheld',
-      message: `The afterTool hook withheld the result: ${event.error ?? ''}`,
-    };
-  return {name: 'ToolFailed', message: event.error ?? 'The tool call failed.'};
 }
 
 async function runLifecycleHook(

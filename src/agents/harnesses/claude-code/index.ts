@@ -28,6 +28,7 @@ import {type AgentEvent, HookFailure, type TokenCounts} from '../../hooks.ts';
 import {importHarnessSdk} from '../../load-harness.ts';
 import {describeToolCall, parseMcpToolName} from '../../tool-call.ts';
 import {checkClaudeAuthentication} from './authentication.ts';
+import {MessageQueue} from './message-queue.ts';
 
 /**
  * Tools that wait for a person (questions, plan approval). Agents run noninteractively, and the binary offers them
@@ -408,38 +409,4 @@ function toNativeServers(
         };
   }
   return native;
-}
-
-/** The streaming prompt: an async iterable the session pushes user messages into. */
-class MessageQueue<T> implements AsyncIterable<T> {
-  #items: T[] = [];
-  #waiting: ((result: IteratorResult<T>) => void) | undefined;
-  #ended = false;
-
-  push(item: T): void {
-    if (this.#waiting !== undefined) {
-      const waiting = this.#waiting;
-      this.#waiting = undefined;
-      waiting({value: item, done: false});
-    } else this.#items.push(item);
-  }
-
-  end(): void {
-    this.#ended = true;
-    this.#waiting?.({value: undefined, done: true});
-    this.#waiting = undefined;
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<T> {
-    return {
-      next: () => {
-        const item = this.#items.shift();
-        if (item !== undefined) return Promise.resolve({value: item, done: false});
-        if (this.#ended) return Promise.resolve({value: undefined, done: true});
-        return new Promise((resolve) => {
-          this.#waiting = resolve;
-        });
-      },
-    };
-  }
 }
