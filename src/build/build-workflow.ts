@@ -18,6 +18,7 @@ import {compilerVersion, compileTypeScript} from './compiler.ts';
 import {computeBuildKey} from './freshness.ts';
 import {ensureIgnoreRules, findTrackedGeneratedFiles} from './ignore-rules.ts';
 import {loadWorkflowDefinition} from './load-definition.ts';
+import {locateSchemaField} from './locate-schema-field.ts';
 import type {McpPreparation, McpPreparationOptions} from './mcp-preparation.ts';
 import {ensureSharedSdk} from './shared-sdk.ts';
 import {prepareWorkflowPackage} from './workflow-package.ts';
@@ -157,10 +158,12 @@ async function buildOne(
     }
     progress('check', 'checking the input and output schemas');
     const definition = await loadWorkflowDefinition(paths.compiledEntrypoint, handle.name, paths.entrypoint);
-    const contract = checkWorkflowContract(definition).map((d) => ({
-      ...d,
-      location: d.location ?? {file: paths.entrypoint},
-    }));
+    const contract = await Promise.all(
+      checkWorkflowContract(definition).map(async (d) => ({
+        ...d,
+        location: d.location ?? (await locateSchemaField(paths.entrypoint, d.path)),
+      })),
+    );
     diagnostics.push(...contract);
     if (hasErrors(contract)) return finish('failed');
     const schemas = exportJsonSchemas(definition);

@@ -67,7 +67,7 @@ const cases: BadInputCase[] = [
     args: ['run', 'no-description', '--input', '{"text":"hi"}'],
     code: 'STRATOS_CONTRACT_DESCRIPTION_MISSING',
     message: /text/,
-    location: {file: 'no-description/workflow.ts'},
+    location: {file: 'no-description/workflow.ts', line: 5, column: 26},
   },
   {
     title: 'a TypeScript type error',
