@@ -4,7 +4,7 @@
  * generated wrappers with their consumers and calls the tools.
  */
 import assert from 'node:assert/strict';
-import {existsSync, readFileSync} from 'node:fs';
+import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, before, describe, test} from 'node:test';
@@ -140,6 +140,14 @@ describe('generated MCP wrappers', {concurrency: true}, () => {
       assert.equal(report.success, true);
       assert.match(String(report.trace), /^trace-1-/);
       assert.equal(report.text, true);
+
+      // A record without the verdict (as after a manifest-only build): the run's own connect remembers it.
+      const {mcp: _verdicts, ...withoutVerdicts} = record;
+      writeFileSync(join(directory, 'dist', '.stratos-build.json'), JSON.stringify(withoutVerdicts));
+      assert.equal((await runReport(name)).success, true);
+      const remembered = JSON.parse(readFileSync(join(directory, 'dist', '.stratos-build.json'), 'utf8'));
+      assert.deepEqual(remembered.mcp.verdicts.agentstack, record.mcp.verdicts.agentstack);
+      assert.equal(remembered.key, record.key, 'the build stays the same build');
     });
   }
 

@@ -6,7 +6,7 @@
 import {McpToolError, StratosError} from '../../errors/index.ts';
 import {requireExecutionContext} from '../../runtime/execution-context.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
-import {readRememberedVerdicts} from './negotiation-verdict.ts';
+import {readRememberedVerdicts, rememberVerdict} from './negotiation-verdict.ts';
 import {McpClientSession} from './open-client.ts';
 import {resolveMcpRequestTimeoutMs} from './request-timeout.ts';
 import {resolveMcpTransport, transportIdentity} from './resolve-transport.ts';
@@ -88,6 +88,10 @@ export async function connectMcpServer(options: ConnectMcpServerOptions): Promis
           identity,
         });
         await session.open();
+        const reached = session.verdict;
+        if (reached !== undefined && JSON.stringify(reached) !== JSON.stringify(prior)) {
+          await rememberVerdict(workflow.directory, server, reached);
+        }
         const protocolVersion = session.protocolVersion;
         scope.setAttributes({'mcp.protocol_version': protocolVersion});
         return new Connection(server, session, options.tools, {

@@ -5,6 +5,7 @@
  * longer works falls back to a fresh `auto` connect.
  */
 import {join} from 'node:path';
+import {writeFileAtomic} from '../../internal/atomic-write.ts';
 import {isRecord, readJsonFile} from '../../internal/json-file.ts';
 
 /** What a connect concluded: the SDK's `PriorDiscovery` shape plus the transport it belongs to. */
@@ -31,6 +32,32 @@ export function readRememberedVerdicts(directory: string): Promise<McpNegotiatio
     cache.set(directory, verdicts);
   }
   return verdicts;
+}
+
+/**
+ * Remembers the verdict a run's connect reached when the build record has none for this transport (wrappers made
+ * by a manifest-only build, or a record from before the server changed), so later runs skip the probe too. Only
+ * the record's `mcp.verdicts` entry changes; a missing record (no successful build) is left missing. Best effort:
+ * a failed write only means the next run probes again.
+ */
+export async function rememberVerdict(
+  directory: string,
+  server: string,
+  verdict: McpNegotiationVerdict,
+): Promise<void> {
+  const file = buildRecordPath(directory);
+  try {
+    const record = await readJsonFile(file);
+    if (!isRecord(record)) return;
+    const mcp = isRecord(record.mcp) ? record.mcp : {};
+    const verdicts = parseVerdicts(mcp.verdicts);
+    if (JSON.stringify(verdicts[server]) === JSON.stringify(verdict)) return;
+    verdicts[server] = verdict;
+    await writeFileAtomic(file, `${JSON.stringify({...record, mcp: {...mcp, verdicts}}, null, 2)}\n`);
+    cache.set(directory, Promise.resolve(verdicts));
+  } catch {
+    // Remembering is an optimization; the connection itself already succeeded.
+  }
 }
 
 /** Keeps only well-formed verdicts from untrusted JSON. */
