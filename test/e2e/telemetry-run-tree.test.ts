@@ -7,7 +7,7 @@ import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {fileURLToPath} from 'node:url';
 import {createTempProject, manifest, type TempProject} from '../helpers/temp-project.ts';
-import {type OtlpReceiver, type ReceivedSpan, startOtlpReceiver} from '../servers/otlp/index.ts';
+import {type OtlpReceiver, renderSpanTree, startOtlpReceiver} from '../servers/otlp/index.ts';
 
 const serveScript = fileURLToPath(new URL('../servers/mcp/serve.ts', import.meta.url));
 let receiver: OtlpReceiver;
@@ -81,7 +81,7 @@ test('one trace with the exact tree, the child destination, and one events.jsonl
   assert.deepEqual(result.json.data.output, {echo: 'hi', child: 'HI'});
 
   const spans = await receiver.waitForSpans(4, 10_000);
-  assert.deepEqual(renderTree(spans), [
+  assert.deepEqual(renderSpanTree(spans), [
     'workflow parent',
     '  connect counter',
     '  tools/call echo',
@@ -119,18 +119,3 @@ test('one trace with the exact tree, the child destination, and one events.jsonl
   assert.equal(new Set(events.map((e) => e.executionId)).size, 2);
   assert.ok(events.every((e) => e.rootExecutionId === result.json.data.executionId));
 });
-
-function renderTree(spans: ReceivedSpan[]): string[] {
-  const lines: string[] = [];
-  const visit = (parentId: string | undefined, depth: number): void => {
-    const children = spans
-      .filter((s) => s.parentSpanId === parentId)
-      .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1));
-    for (const span of children) {
-      lines.push(`${'  '.repeat(depth)}${span.name}`);
-      visit(span.spanId, depth + 1);
-    }
-  };
-  visit(undefined, 0);
-  return lines;
-}

@@ -15,7 +15,12 @@ import {
 } from '../servers/models/anthropic.ts';
 import {createHarnessHome, type HarnessHome, survivingProcesses} from '../servers/models/harness-env.ts';
 import {type ResponsesServer, startResponsesServer} from '../servers/models/openai-responses.ts';
-import {type OtlpReceiver, type ReceivedSpan, startOtlpReceiver} from '../servers/otlp/index.ts';
+import {
+  type OtlpReceiver,
+  type ReceivedSpan,
+  renderSpanTree,
+  startOtlpReceiver,
+} from '../servers/otlp/index.ts';
 
 let anthropic: AnthropicServer;
 let openai: ResponsesServer;
@@ -142,7 +147,7 @@ test('Claude Code: each model response and tool call is its own span, siblings u
     '    chat claude-code',
   ];
   const spans = await spansOf(data.executionId, expected.length);
-  assert.deepEqual(renderTree(spans), expected);
+  assert.deepEqual(renderSpanTree(spans), expected);
   assert.equal(spans.length, expected.length, 'no turn-wide model span and nothing else');
 
   const agent = spans.find((s) => s.name === 'agent claude')!;
@@ -243,7 +248,7 @@ test('Codex: tool calls are spans; turn usage is one event, no invented model sp
     '    execute_tool mcp__counter__echo',
   ];
   const spans = await spansOf(data.executionId, expected.length);
-  assert.deepEqual(renderTree(spans), expected);
+  assert.deepEqual(renderSpanTree(spans), expected);
   assert.equal(spans.length, expected.length, 'Codex exposes no model-call boundaries: no chat spans');
 
   const agent = spans.find((s) => s.name === 'agent codex')!;
@@ -272,19 +277,3 @@ test('Codex: tool calls are spans; turn usage is one event, no invented model sp
   );
   assert.deepEqual(shown.json.data.usage, {inputTokens: 20, outputTokens: 10});
 });
-
-/** The tree as indented names, children in start order. */
-function renderTree(spans: ReceivedSpan[]): string[] {
-  const lines: string[] = [];
-  const visit = (parent: string | undefined, depth: number): void => {
-    const children = spans
-      .filter((s) => s.parentSpanId === parent)
-      .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1));
-    for (const child of children) {
-      lines.push(`${'  '.repeat(depth)}${child.name}`);
-      visit(child.spanId, depth + 1);
-    }
-  };
-  visit(undefined, 0);
-  return lines;
-}

@@ -13,7 +13,12 @@ import {workflow} from '../../src/contract/index.ts';
 import type {WorkflowManifest} from '../../src/manifest/index.ts';
 import {connectMcpServer} from '../../src/mcp/client/index.ts';
 import {findExecutionContext, invokeWorkflow} from '../../src/runtime/index.ts';
-import {type OtlpReceiver, type ReceivedSpan, startOtlpReceiver} from '../servers/otlp/index.ts';
+import {
+  type OtlpReceiver,
+  type ReceivedSpan,
+  renderSpanTree,
+  startOtlpReceiver,
+} from '../servers/otlp/index.ts';
 
 const serveScript = fileURLToPath(new URL('../servers/mcp/serve.ts', import.meta.url));
 const echoTool = {
@@ -150,8 +155,8 @@ test('span tree of a run with MCP calls and parallel children, at two destinatio
   ];
   const jsonSpans = await live.waitForSpans(12);
   const grpcSpans = await grpcLive.waitForSpans(12);
-  assert.deepEqual(renderTree(jsonSpans), expected);
-  assert.deepEqual(renderTree(grpcSpans), expected);
+  assert.deepEqual(renderSpanTree(jsonSpans), expected);
+  assert.deepEqual(renderSpanTree(grpcSpans), expected);
   assert.equal(jsonSpans.length, 12, 'a destination declared by parent and child receives each span once');
   assert.equal(new Set(jsonSpans.map((s) => s.traceId)).size, 1, 'one trace per top-level run');
   const identities = (spans: ReceivedSpan[]) =>
@@ -197,19 +202,3 @@ test('span tree of a run with MCP calls and parallel children, at two destinatio
     assert.equal(jsonSpans.find((s) => s.spanId === span.spanId)?.parentSpanId, root.spanId);
   }
 });
-
-/** The tree as indented names, children in start order. */
-function renderTree(spans: ReceivedSpan[]): string[] {
-  const lines: string[] = [];
-  const visit = (parent: string | undefined, depth: number): void => {
-    const children = spans
-      .filter((s) => s.parentSpanId === parent)
-      .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1));
-    for (const child of children) {
-      lines.push(`${'  '.repeat(depth)}${child.name}`);
-      visit(child.spanId, depth + 1);
-    }
-  };
-  visit(undefined, 0);
-  return lines;
-}

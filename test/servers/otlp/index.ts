@@ -6,3 +6,4 @@ export type {
   ReceivedSpan,
 } from './receiver.ts';
 export {startOtlpReceiver, TRACES_PATH} from './receiver.ts';
+export {renderSpanTree} from './span-tree.ts';
