@@ -1,7 +1,7 @@
 import {prepareWorkflow} from '../build/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {findWorkflow, type HostOptions, resolveHost} from './host.ts';
-import type {ProgressOptions} from './progress.ts';
+import {type ProgressOptions, progressOption, warningsOf} from './progress.ts';
 
 export interface WorkflowSchemas {
   name: string;
@@ -44,18 +44,4 @@ export async function getWorkflowSchema(
 ): Promise<WorkflowSchemas & {warnings: Diagnostic[]}> {
   const {name, input, output, warnings} = await describeWorkflow(target, options);
   return {name, input, output, warnings};
-}
-
-export function warningsOf(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return diagnostics.filter((d) => d.severity === 'warning');
-}
-
-export function progressOption(options: ProgressOptions): {
-  onProgress?: NonNullable<ProgressOptions['onProgress']>;
-  onNotice?: NonNullable<ProgressOptions['onNotice']>;
-} {
-  return {
-    ...(options.onProgress === undefined ? {} : {onProgress: options.onProgress}),
-    ...(options.onNotice === undefined ? {} : {onNotice: options.onNotice}),
-  };
 }

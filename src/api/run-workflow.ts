@@ -1,9 +1,8 @@
 import {loadWorkflowDefinition, prepareWorkflow, resolveWorkflowPaths} from '../build/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {type InvocationResult, invokeWorkflow} from '../runtime/index.ts';
-import {progressOption, warningsOf} from './describe-workflow.ts';
 import {findWorkflow, type HostOptions, resolveHost} from './host.ts';
-import type {ProgressOptions} from './progress.ts';
+import {type ProgressOptions, progressOption, warningsOf} from './progress.ts';
 import {startRunRetention} from './runs.ts';
 
 export interface RunWorkflowOptions extends HostOptions, ProgressOptions {

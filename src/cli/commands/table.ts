@@ -1,6 +1,17 @@
 /** Every CLI command, declared as data. Adding a command is one entry here plus one file in this folder. */
 import {type CommandSpec, jsonOption, nameOption} from '../command.ts';
 
+/** `mcp login` and `mcp logout` pick a server the same way. */
+const mcpServerOptions: CommandSpec['options'] = {
+  json: jsonOption,
+  name: {type: 'string', value: 'server', description: 'The MCP server name (a key of mcp.servers).'},
+  workflow: {
+    type: 'string',
+    value: 'workflow',
+    description: 'The workflow whose declaration to use when several declare the server differently.',
+  },
+};
+
 export const commands: CommandSpec[] = [
   {
     name: 'list',
@@ -73,15 +84,7 @@ export const commands: CommandSpec[] = [
     summary: 'Sign in to an OAuth MCP server in the browser and store its credentials for later runs.',
     usage: 'stratos mcp login --name <server> [--workflow <name>] [--json]',
     positionals: [],
-    options: {
-      json: jsonOption,
-      name: {type: 'string', value: 'server', description: 'The MCP server name (a key of mcp.servers).'},
-      workflow: {
-        type: 'string',
-        value: 'workflow',
-        description: 'The workflow whose declaration to use when several declare the server differently.',
-      },
-    },
+    options: mcpServerOptions,
     load: async () => (await import('./mcp-auth.ts')).mcpLoginCommand,
   },
   {
@@ -89,15 +92,7 @@ export const commands: CommandSpec[] = [
     summary: 'Remove the locally stored credentials of an OAuth MCP server (does not revoke them remotely).',
     usage: 'stratos mcp logout --name <server> [--workflow <name>] [--json]',
     positionals: [],
-    options: {
-      json: jsonOption,
-      name: {type: 'string', value: 'server', description: 'The MCP server name (a key of mcp.servers).'},
-      workflow: {
-        type: 'string',
-        value: 'workflow',
-        description: 'The workflow whose declaration to use when several declare the server differently.',
-      },
-    },
+    options: mcpServerOptions,
     load: async () => (await import('./mcp-auth.ts')).mcpLogoutCommand,
   },
   {
