@@ -7,13 +7,13 @@ import {cpus, tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {Client} from '@modelcontextprotocol/client';
 import {StdioClientTransport} from '@modelcontextprotocol/client/stdio';
-import {prepareMcpWrappers} from '../src/build/mcp-preparation.ts';
-import {resolveWorkflowPaths} from '../src/build/workflow-paths.ts';
+import {prepareMcpWrappers} from '../src/builder/mcp-preparation.ts';
+import {resolveWorkflowPaths} from '../src/builder/workflow-paths.ts';
+import {type ExecutionContext, runInExecutionContext} from '../src/context/execution-context.ts';
+import {ResourceRegistry} from '../src/context/resource-registry.ts';
 import type {WorkflowHandle} from '../src/discovery/index.ts';
 import type {McpServerConfig, WorkflowManifest} from '../src/manifest/index.ts';
 import {connectMcpServer, McpClientSession, transportIdentity} from '../src/mcp/client/index.ts';
-import {type ExecutionContext, runInExecutionContext} from '../src/runtime/execution-context.ts';
-import {ResourceRegistry} from '../src/runtime/resource-registry.ts';
 import {silentTelemetry} from '../src/telemetry/index.ts';
 import {SERVE_SCRIPT} from '../test/servers/mcp/index.ts';
 

@@ -6,8 +6,8 @@
 import {relative, resolve} from 'node:path';
 import {z} from 'zod';
 import {type PromptReference, type PromptVariables, resolvePrompt} from '../config/prompts.ts';
+import {type ExecutionContext, requireExecutionContext} from '../context/execution-context.ts';
 import {AgentRunError, isStratosError, StratosError} from '../errors/index.ts';
-import {type ExecutionContext, requireExecutionContext} from '../runtime/execution-context.ts';
 import type {OperationScope} from '../telemetry/index.ts';
 import {createHarnessEnvironment} from './agent-environment.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';

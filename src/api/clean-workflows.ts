@@ -1,4 +1,4 @@
-import {type CleanResult, cleanWorkflow} from '../build/index.ts';
+import {type CleanResult, cleanWorkflow} from '../builder/index.ts';
 import {discover, findWorkflow, type HostOptions, resolveHost} from './host.ts';
 
 /** Deletes generated artifacts of one workflow or of all; authored files, dependencies and credentials stay. */

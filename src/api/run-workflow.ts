@@ -1,4 +1,4 @@
-import {loadWorkflowDefinition, prepareWorkflow, resolveWorkflowPaths} from '../build/index.ts';
+import {loadWorkflowDefinition, prepareWorkflow, resolveWorkflowPaths} from '../builder/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {type InvocationResult, invokeWorkflow} from '../runtime/index.ts';
 import {findWorkflow, type HostOptions, resolveHost} from './host.ts';

@@ -1,5 +1,5 @@
 /** The shape every CLI command shares: options declared once as data drive parsing and help. */
-import type {BuildProgress} from '../build/index.ts';
+import type {BuildProgress} from '../builder/index.ts';
 import type {Diagnostic, StratosError} from '../errors/index.ts';
 import type {Style} from './output/style.ts';
 

@@ -4,9 +4,9 @@
  * the parent's invocation directory, root run and cancellation, none of its overrides.
  */
 import {dirname, join} from 'node:path';
+import {type InvocationOverrides, requireExecutionContext} from '../context/execution-context.ts';
 import {discoverRoot, readWorkflowFolder, type WorkflowHandle} from '../discovery/index.ts';
 import {StratosError} from '../errors/index.ts';
-import {type InvocationOverrides, requireExecutionContext} from './execution-context.ts';
 import {invokeWorkflow} from './invoke-workflow.ts';
 
 /** Agent and decision settings bound for a child, with the precedence of invocation overrides. */
@@ -65,7 +65,9 @@ async function executeChild<Output>(
   });
   const run = (async () => {
     // Loaded on first use: generated wrappers import this module, and the build layer is not light.
-    const {loadWorkflowDefinition, prepareWorkflow, resolveWorkflowPaths} = await import('../build/index.ts');
+    const {loadWorkflowDefinition, prepareWorkflow, resolveWorkflowPaths} = await import(
+      '../builder/index.ts'
+    );
     const handle = await findChild(parent.workflow.directory, name);
     const prepared = await prepareWorkflow(handle);
     const paths = resolveWorkflowPaths(handle);

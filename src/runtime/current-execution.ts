@@ -1,4 +1,4 @@
-import {type InvocationOverrides, requireExecutionContext} from './execution-context.ts';
+import {type InvocationOverrides, requireExecutionContext} from '../context/execution-context.ts';
 
 /** Read-only facts about the running workflow invocation. */
 export interface ExecutionInfo {

@@ -5,6 +5,8 @@
  */
 import {randomBytes} from 'node:crypto';
 import {resolveReferenceMap} from '../config/index.ts';
+import {type ExecutionContext, runInExecutionContext} from '../context/execution-context.ts';
+import {type CleanupFailure, ResourceRegistry} from '../context/resource-registry.ts';
 import {
   formatValidationIssues,
   validateWorkflowInput,
@@ -22,8 +24,6 @@ import {
   type TelemetryDiagnostic,
 } from '../telemetry/index.ts';
 import {AdmissionLimiter} from './admission.ts';
-import {type ExecutionContext, runInExecutionContext} from './execution-context.ts';
-import {type CleanupFailure, ResourceRegistry} from './resource-registry.ts';
 import {splitOverrides} from './split-overrides.ts';
 
 export interface InvokeWorkflowOptions {

@@ -1,7 +1,8 @@
 /** Removes the reserved `overrides` key from an invocation input and checks its shape. */
+
+import type {InvocationOverrides} from '../context/execution-context.ts';
 import {WorkflowInputError} from '../errors/index.ts';
 import {isRecord} from '../internal/json-file.ts';
-import type {InvocationOverrides} from './execution-context.ts';
 
 const sections = ['agents', 'decisions'] as const;
 

@@ -7,7 +7,7 @@ import {chmod, mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {after, describe, test} from 'node:test';
-import {detectDirectMcpUsage} from '../../src/build/direct-usage.ts';
+import {detectDirectMcpUsage} from '../../src/builder/direct-usage.ts';
 import {resolveReferences} from '../../src/config/index.ts';
 import {isStratosError, McpToolError, StratosError} from '../../src/errors/index.ts';
 

@@ -1,5 +1,5 @@
 import {buildWorkflows} from '../../api/build-workflows.ts';
-import type {WorkflowBuildResult} from '../../build/index.ts';
+import type {WorkflowBuildResult} from '../../builder/index.ts';
 import {BuildError, StratosError} from '../../errors/index.ts';
 import {type CommandHandler, workflowTarget} from '../command.ts';
 import {formatDiagnostic} from '../output/format-diagnostic.ts';

@@ -5,8 +5,9 @@
  * a fresh stored access token is reused, a near-expiry one refreshed, missing credentials start the browser
  * sign-in. Only the access token leaves the credential store.
  */
+
+import {findExecutionContext} from '../../context/execution-context.ts';
 import type {HttpMcpServerConfig} from '../../manifest/index.ts';
-import {findExecutionContext} from '../../runtime/execution-context.ts';
 import {authenticateMcpServer} from './authenticate.ts';
 
 /** Supplies the authentication headers of one HTTP MCP server, such as `Authorization: Bearer <token>`. */

@@ -6,9 +6,10 @@
  * margin. Nothing here discovers tools, starts stdio servers or initializes agents. The context's abort signal
  * cancels a pending sign-in, so a parent's cleanup cancels its child's.
  */
+
+import type {ExecutionContext} from '../../context/execution-context.ts';
 import {AuthenticationError} from '../../errors/index.ts';
 import {resolveStratosHome} from '../../internal/stratos-home.ts';
-import type {ExecutionContext} from '../../runtime/execution-context.ts';
 import {CredentialStore} from '../credentials/index.ts';
 import {type AuthenticatedMcpServer, assertLifetime, authenticateMcpServer} from './authenticate.ts';
 import {oauthServersOf} from './oauth-servers.ts';

@@ -4,9 +4,10 @@
  * credentials are missing, and return the headers to put into the native MCP configuration. Rotated credentials
  * are saved before this returns. It does not keep a token valid during an arbitrarily long request.
  */
+
+import type {ExecutionContext} from '../../context/execution-context.ts';
 import {StratosError} from '../../errors/index.ts';
 import {resolveStratosHome} from '../../internal/stratos-home.ts';
-import type {ExecutionContext} from '../../runtime/execution-context.ts';
 import {CredentialStore} from '../credentials/index.ts';
 import {authenticateMcpServer} from './authenticate.ts';
 

@@ -3,8 +3,9 @@
  * configuration through the running invocation, registers the connection with the invocation's resources before
  * connecting (so a half-made client is still closed), and resolves once the protocol is ready.
  */
+
+import {requireExecutionContext} from '../../context/execution-context.ts';
 import {McpToolError, StratosError} from '../../errors/index.ts';
-import {requireExecutionContext} from '../../runtime/execution-context.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
 import {readRememberedVerdicts, rememberVerdict} from './negotiation-verdict.ts';
 import {McpClientSession} from './open-client.ts';

@@ -3,7 +3,11 @@ import {mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
-import {ensureIgnoreRules, findTrackedGeneratedFiles, ignoreRules} from '../../../src/build/ignore-rules.ts';
+import {
+  ensureIgnoreRules,
+  findTrackedGeneratedFiles,
+  ignoreRules,
+} from '../../../src/builder/ignore-rules.ts';
 
 let root: string;
 const gitignore = () => join(root, '.gitignore');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {join} from 'node:path';
 import {test} from 'node:test';
-import {parseCompilerOutput} from '../../../src/build/compiler.ts';
+import {parseCompilerOutput} from '../../../src/builder/compiler.ts';
 
 const root = '/tmp/project/.stratos/workflows';
 

@@ -3,7 +3,7 @@ import {mkdir, mkdtemp, rename, rm, utimes, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterEach, beforeEach, test} from 'node:test';
-import {computeBuildKey, listAuthoredFiles} from '../../../src/build/freshness.ts';
+import {computeBuildKey, listAuthoredFiles} from '../../../src/builder/freshness.ts';
 
 let directory: string;
 const key = () => computeBuildKey({directory});

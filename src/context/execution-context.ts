@@ -6,13 +6,17 @@ import {AsyncLocalStorage} from 'node:async_hooks';
 import {StratosError} from '../errors/index.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
 import type {InvocationTelemetry} from '../telemetry/index.ts';
-import type {AdmissionLimiter} from './admission.ts';
 import type {ResourceRegistry} from './resource-registry.ts';
 
 /** `overrides` of an invocation input: named agent and decision settings that replace workflow.yaml fields. */
 export interface InvocationOverrides {
   agents?: Record<string, Record<string, unknown>>;
   decisions?: Record<string, Record<string, unknown>>;
+}
+
+/** Admission of agent work: `acquire` waits for a slot (or rejects when the queue is full) and returns `release`. */
+export interface AdmissionGate {
+  acquire(label: string, signal?: AbortSignal): Promise<() => void>;
 }
 
 export interface ExecutionContext {
@@ -30,7 +34,7 @@ export interface ExecutionContext {
   /** Tells the person at the terminal something they must act on (a sign-in URL); the CLI shows it on stderr. */
   notify: (message: string) => void;
   /** Agent admission limits, shared by a top-level run and all its children. */
-  admission: AdmissionLimiter;
+  admission: AdmissionGate;
   /** Records operations (spans and run events) of this invocation: `context.telemetry.operation(...)`. */
   telemetry: InvocationTelemetry;
   startedAt: Date;

@@ -3,7 +3,7 @@ import {mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {test} from 'node:test';
-import {fieldPathKeys, locateSchemaField} from '../../../src/build/locate-schema-field.ts';
+import {fieldPathKeys, locateSchemaField} from '../../../src/builder/locate-schema-field.ts';
 
 const source = `import {workflow} from '@stratoscli/stratos';
 import {z} from 'zod';

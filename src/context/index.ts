@@ -1,0 +1,9 @@
+export {
+  type AdmissionGate,
+  type ExecutionContext,
+  findExecutionContext,
+  type InvocationOverrides,
+  requireExecutionContext,
+  runInExecutionContext,
+} from './execution-context.ts';
+export {type CleanupFailure, type OwnedResource, ResourceRegistry} from './resource-registry.ts';
