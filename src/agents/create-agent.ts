@@ -244,7 +244,17 @@ class AgentSession<Output> implements Agent<Output> {
 
   async #turn(text: string, signal: AbortSignal, scope: OperationScope): Promise<Output> {
     const workflow = this.#context.workflow;
-    const session = this.#session ?? (await this.#initialize(signal));
+    // Start-up (loading the SDK, authentication, starting the native session) is its own span, apart from turns.
+    const session =
+      this.#session ??
+      (await this.#context.telemetry.operation(
+        {
+          kind: 'agent.start',
+          name: `start ${this.settings.harness}`,
+          attributes: {'stratos.agent.harness': this.settings.harness},
+        },
+        () => this.#initialize(signal),
+      ));
     signal.throwIfAborted();
     const mcpServers = await refreshAgentMcpServers({
       workflow: workflow.name,
@@ -256,6 +266,7 @@ class AgentSession<Output> implements Agent<Output> {
     // Model and tool calls are recorded as the harness reports them, siblings under this execute's agent span;
     // the turn as a whole is not a model call (it includes the tool calls).
     this.#observer = new TurnTelemetry(scope, this.settings.harness, this.settings.model);
+    scope.setAttributes({'gen_ai.input.messages': JSON.stringify([textMessage('user', text)])});
     try {
       result = await session.run(text, {signal, mcpServers});
     } catch (error) {
@@ -263,6 +274,13 @@ class AgentSession<Output> implements Agent<Output> {
     } finally {
       this.#observer = undefined;
     }
+    scope.setAttributes({
+      'gen_ai.output.messages': JSON.stringify([
+        result.structured === undefined
+          ? textMessage('assistant', result.text)
+          : {role: 'assistant', parts: [{type: 'text', content: JSON.stringify(result.structured.value)}]},
+      ]),
+    });
     if (this.#code.outputSchema === undefined) return result.text as Output;
     if (result.structured === undefined) {
       throw new StratosError(
@@ -403,4 +421,9 @@ function messageOf(error: unknown): string {
 
 function truncate(text: string): string {
   return text.length > 200 ? `${text.slice(0, 197)}...` : JSON.stringify(text);
+}
+
+/** One message in the OpenTelemetry GenAI message-content shape (`gen_ai.input.messages`/`output.messages`). */
+function textMessage(role: 'user' | 'assistant', content: string): {role: string; parts: unknown[]} {
+  return {role, parts: [{type: 'text', content}]};
 }

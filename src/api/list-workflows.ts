@@ -23,7 +23,7 @@ export async function listWorkflows(options: HostOptions = {}): Promise<ListWork
   const workflows = await Promise.all(
     discovery.workflows.map(async (handle) => ({
       name: handle.name,
-      shortDescription: handle.manifest?.shortDescription.trim(),
+      shortDescription: handle.manifest?.shortDescription,
       version: handle.manifest?.version,
       directory: handle.directory,
       root: handle.root.kind,

@@ -11,8 +11,8 @@
  * | `{template: 'prompts/review.hbs', variables}` | Handlebars template file |
  */
 import {readFile} from 'node:fs/promises';
-import {isAbsolute, resolve} from 'node:path';
 import {StratosError} from '../errors/index.ts';
+import {resolveConfiguredPath} from '../internal/configured-path.ts';
 import {isPlainObject} from './precedence.ts';
 
 export type PromptVariables = Record<string, unknown>;
@@ -112,7 +112,7 @@ export async function resolvePrompt(
 }
 
 async function readPromptFile(path: string, options: ResolvePromptOptions): Promise<string> {
-  const absolute = isAbsolute(path) ? path : resolve(options.directory, path);
+  const absolute = resolveConfiguredPath(path, options.directory);
   try {
     return await readFile(absolute, 'utf8');
   } catch (error) {

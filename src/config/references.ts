@@ -4,9 +4,8 @@
  * reference and the field, never a resolved value.
  */
 import {readFile, stat} from 'node:fs/promises';
-import {homedir} from 'node:os';
-import {isAbsolute, join, resolve} from 'node:path';
 import {StratosError} from '../errors/index.ts';
+import {resolveConfiguredPath} from '../internal/configured-path.ts';
 
 export interface ReferenceOptions {
   /** Relative `{file:...}` paths resolve here: the workflow directory. */
@@ -61,10 +60,7 @@ export async function resolveReferenceMap(
 }
 
 /** Where a `{file:path}` reference points: absolute, `~/` (home directory) or relative to `directory`. */
-export function resolveReferencePath(path: string, directory: string): string {
-  if (path === '~' || path.startsWith('~/')) return join(homedir(), path.slice(2));
-  return isAbsolute(path) ? path : resolve(directory, path);
-}
+export const resolveReferencePath = resolveConfiguredPath;
 
 function readEnv(name: string, env: NodeJS.ProcessEnv, field: string): string {
   if (!envNamePattern.test(name)) {

@@ -1,8 +1,8 @@
 /** Turns a CLI target (a workflow name or a workflow folder path) into exactly one workflow handle. */
 import {existsSync} from 'node:fs';
-import {homedir} from 'node:os';
-import {dirname, join, resolve} from 'node:path';
+import {dirname} from 'node:path';
 import {StratosError} from '../errors/index.ts';
+import {resolveConfiguredPath} from '../internal/configured-path.ts';
 import {readWorkflowFolder} from './discover-workflows.ts';
 import type {DiscoveryResult, WorkflowHandle} from './types.ts';
 
@@ -49,8 +49,7 @@ async function resolvePathTarget(
   discovery: DiscoveryResult,
   cwd: string,
 ): Promise<WorkflowHandle> {
-  const expanded = target.startsWith('~/') ? join(homedir(), target.slice(2)) : target;
-  const directory = resolve(cwd, expanded);
+  const directory = resolveConfiguredPath(target, cwd);
   const known = discovery.workflows.find((w) => w.directory === directory);
   if (known !== undefined) return known;
   const root = discovery.roots.find((r) => r.directory === dirname(directory)) ?? {

@@ -194,6 +194,7 @@ function openTelemetry(
     workflow: {
       name,
       version: manifest.version,
+      shortDescription: manifest.shortDescription,
       directory,
       exporters: manifest.telemetry?.exporters,
       secretSources: manifest.mcp,

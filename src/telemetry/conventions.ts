@@ -15,6 +15,7 @@ export const attributeNames = {
   outcome: 'stratos.outcome',
   workflowName: 'stratos.workflow.name',
   workflowVersion: 'stratos.workflow.version',
+  workflowShortDescription: 'stratos.workflow.short_description',
   executionId: 'stratos.execution.id',
   rootExecutionId: 'stratos.root_execution.id',
   parentExecutionId: 'stratos.parent_execution.id',

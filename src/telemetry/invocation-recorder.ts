@@ -30,7 +30,7 @@ import {errorMessage} from './telemetry-diagnostic.ts';
 
 export interface InvocationIdentity {
   executionId: string;
-  workflow: {name: string; version: string};
+  workflow: {name: string; version: string; shortDescription?: string | undefined};
   /** The parent's execution id; absent for a top-level run. */
   parentExecutionId?: string;
 }
@@ -63,6 +63,7 @@ export class InvocationRecorder implements InvocationTelemetry {
       ...conventionAttributes('workflow'),
       [attributeNames.workflowName]: options.identity.workflow.name,
       [attributeNames.workflowVersion]: options.identity.workflow.version,
+      [attributeNames.workflowShortDescription]: options.identity.workflow.shortDescription,
       [attributeNames.executionId]: options.identity.executionId,
       [attributeNames.rootExecutionId]: options.run.rootExecutionId,
       [attributeNames.parentExecutionId]: options.identity.parentExecutionId,

@@ -22,6 +22,8 @@ export interface OpenInvocationTelemetryOptions {
   workflow: {
     name: string;
     version: string;
+    /** The manifest's catalog text, as stored (a workflow span attribute). */
+    shortDescription?: string | undefined;
     directory: string;
     exporters?: readonly ExporterSettings[] | undefined;
     /** Configuration that holds credentials (the manifest's `mcp` section): its header, env and secret values. */
@@ -114,7 +116,11 @@ export async function openInvocationTelemetry(
     run,
     identity: {
       executionId: options.executionId,
-      workflow: {name: options.workflow.name, version: options.workflow.version},
+      workflow: {
+        name: options.workflow.name,
+        version: options.workflow.version,
+        shortDescription: options.workflow.shortDescription,
+      },
       ...(parent === undefined ? {} : {parentExecutionId: parent.identity.executionId}),
     },
     destinationKeys,

@@ -68,6 +68,26 @@ test('list --json: the message is a count, data holds names, short descriptions 
   assert.equal(result.stderr, '');
 });
 
+test('list --json returns shortDescription exactly as stored; readable output may tidy it', async () => {
+  const padded = await createTempProject('stratos-envelope-padded-');
+  try {
+    await padded.writeWorkflow('padded', {
+      'workflow.yaml': manifest('padded').replace(
+        'shortDescription: Test workflow padded.',
+        'shortDescription: "  Padded short description.  "',
+      ),
+      'workflow.ts': echoWorkflow,
+    });
+    const result = await padded.cli(['list', '--json']);
+    assertSuccessEnvelope(result);
+    assert.equal(result.json.data.workflows[0].shortDescription, '  Padded short description.  ');
+    const readable = await padded.cli(['list']);
+    assert.match(readable.stdout, /padded +Padded short description\./);
+  } finally {
+    await padded.remove();
+  }
+});
+
 test('list --json in a project without workflows says 0 workflows', async () => {
   const empty = await createTempProject('stratos-envelope-empty-');
   try {

@@ -140,6 +140,7 @@ test('Claude Code: each model response and tool call is its own span, siblings u
     '  connect counter',
     '  tools/call echo',
     '  agent claude',
+    '    start claude-code',
     '    chat claude-code',
     '    execute_tool ToolSearch',
     '    chat claude-code',
@@ -154,6 +155,25 @@ test('Claude Code: each model response and tool call is its own span, siblings u
   assert.equal(agent.attributes['gen_ai.operation.name'], 'invoke_agent');
   assert.deepEqual(usageKeys(agent.attributes), [], 'the agent span reports no usage of its own');
   assert.deepEqual(agent.events, [], 'turn usage is not recorded again when model calls reported theirs');
+  // Prompts and responses as the GenAI conventions carry message content.
+  assert.deepEqual(JSON.parse(String(agent.attributes['gen_ai.input.messages'])), [
+    {role: 'user', parts: [{type: 'text', content: 'MCP call the echo tool'}]},
+  ]);
+  assert.match(String(agent.attributes['gen_ai.output.messages']), /echo said/);
+  // Start-up is its own span, before the first model call and apart from the turn.
+  const start = spans.find((s) => s.name === 'start claude-code')!;
+  assert.equal(start.parentSpanId, agent.spanId);
+  assert.equal(start.attributes['stratos.operation.kind'], 'agent.start');
+  // The direct MCP call carries its arguments and result; the workflow span its catalog text and version.
+  const direct = spans.find((s) => s.name === 'tools/call echo')!;
+  assert.equal(direct.attributes['gen_ai.tool.call.arguments'], '{"text":"direct"}');
+  assert.match(
+    String(direct.attributes['gen_ai.tool.call.result']),
+    /"structuredContent":\{"text":"direct"\}/,
+  );
+  const workflowSpan = spans.find((s) => s.name === 'workflow agent-tree')!;
+  assert.equal(workflowSpan.attributes['stratos.workflow.short_description'], 'Test workflow agent-tree.');
+  assert.equal(workflowSpan.attributes['stratos.workflow.version'], '1.0.0');
 
   const requests = anthropic.turns().filter(isMainTurn).slice(requestsBefore);
   const chats = spans
@@ -206,6 +226,7 @@ test('Claude Code: each model response and tool call is its own span, siblings u
       n.usage,
     ]),
     [
+      ['agent.start', 'start claude-code', 'ok', undefined],
       ['agent.model', 'chat claude-code', 'ok', {inputTokens: 10, outputTokens: 5}],
       ['agent.tool', 'execute_tool ToolSearch', 'ok', undefined],
       ['agent.model', 'chat claude-code', 'ok', {inputTokens: 10, outputTokens: 5}],
@@ -245,6 +266,7 @@ test('Codex: tool calls are spans; turn usage is one event, no invented model sp
     '  connect counter',
     '  tools/call echo',
     '  agent codex',
+    '    start codex',
     '    execute_tool mcp__counter__echo',
   ];
   const spans = await spansOf(data.executionId, expected.length);
@@ -271,6 +293,7 @@ test('Codex: tool calls are spans; turn usage is one event, no invented model sp
   assert.deepEqual(
     agentNode.children.map((n: {kind: string; name: string; usage?: unknown}) => [n.kind, n.name, n.usage]),
     [
+      ['agent.start', 'start codex', undefined],
       ['agent.tool', 'execute_tool mcp__counter__echo', undefined],
       ['event', 'agent.usage', {inputTokens: 20, outputTokens: 10}],
     ],

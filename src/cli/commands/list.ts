@@ -8,7 +8,7 @@ export const listCommand: CommandHandler = async (_command, context) => {
   const count = `${workflows.length} ${workflows.length === 1 ? 'workflow' : 'workflows'}`;
   const width = Math.max(0, ...workflows.map((w) => w.name.length));
   const lines = workflows.map((w) => {
-    const description = w.shortDescription ?? context.paint('(invalid workflow.yaml)', 'red');
+    const description = w.shortDescription?.trim() ?? context.paint('(invalid workflow.yaml)', 'red');
     return `${w.name.padEnd(width)}  ${description}  ${context.paint(`[${w.build}]`, 'dim')}`;
   });
   const human =

@@ -150,9 +150,18 @@ class Connection implements McpServerConnection {
       {
         kind: 'mcp.call',
         name: `tools/call ${name}`,
-        attributes: {...this.#settings.attributes, 'mcp.tool': name},
+        attributes: {
+          ...this.#settings.attributes,
+          'mcp.tool': name,
+          'gen_ai.tool.name': name,
+          'gen_ai.tool.call.arguments': JSON.stringify(args ?? {}),
+        },
       },
-      () => this.#call(name, args),
+      async (scope) => {
+        const result = await this.#call(name, args);
+        scope.setAttributes({'gen_ai.tool.call.result': JSON.stringify(recordedResult(result))});
+        return result;
+      },
     );
   }
 
@@ -199,4 +208,11 @@ class Connection implements McpServerConnection {
       {cause, details: {server: this.server, tool: name}},
     );
   }
+}
+
+/** What a call span records of a result: its content blocks and structured content, as the server sent them. */
+function recordedResult(result: McpToolResult): unknown {
+  return result.structuredContent === undefined
+    ? {content: result.content}
+    : {content: result.content, structuredContent: result.structuredContent};
 }

@@ -1,9 +1,4 @@
-/**
- * Trace destinations of one invocation: the manifest's `telemetry.exporters` with header references resolved.
- * Identical configurations share one key, so a destination declared by a parent and its child receives each span
- * once. Keys and labels never contain header values.
- */
-import {resolve} from 'node:path';
+import {resolveConfiguredPath} from '../../internal/configured-path.ts';
 import {sha256Hex} from '../../internal/hash.ts';
 
 /** The manifest's exporter configuration (structurally `TelemetryExporterConfig` of the manifest module). */
@@ -40,7 +35,8 @@ export interface ResolvedDestinations {
 
 /**
  * Resolves each exporter; one that cannot be resolved is left out and reported, the others still export.
- * File paths resolve against `workflowDirectory`, like every other file reference in workflow.yaml.
+ * File paths resolve like every other path in workflow.yaml: absolute, `~/` in the home directory, or relative to
+ * `workflowDirectory`.
  */
 export async function resolveDestinations(
   exporters: readonly ExporterSettings[],
@@ -50,7 +46,7 @@ export async function resolveDestinations(
   const result: ResolvedDestinations = {destinations: [], problems: []};
   for (const [index, exporter] of exporters.entries()) {
     if (exporter.type === 'file') {
-      const path = resolve(workflowDirectory, exporter.path);
+      const path = resolveConfiguredPath(exporter.path, workflowDirectory);
       result.destinations.push({key: `file ${path}`, label: `file ${path}`, type: 'file', path});
       continue;
     }
