@@ -1,4 +1,5 @@
 import {buildWorkflow, createBuildSession, type WorkflowBuildResult} from '../builder/index.ts';
+import {checkWorkflowConfiguration} from './check-configuration.ts';
 import {discover, findWorkflow, type HostOptions, resolveHost} from './host.ts';
 import type {ProgressOptions} from './progress.ts';
 
@@ -27,7 +28,8 @@ export async function buildWorkflows(
     ...(options.onNotice === undefined ? {} : {onNotice: options.onNotice}),
   };
   if (target !== undefined) {
-    const result = await buildWorkflow(await findWorkflow(host, target), buildOptions);
+    const handle = await checkWorkflowConfiguration(await findWorkflow(host, target));
+    const result = await buildWorkflow(handle, buildOptions);
     return {results: [result], ok: result.status !== 'failed'};
   }
   const discovery = await discover(host);
@@ -35,7 +37,8 @@ export async function buildWorkflows(
   // One session: a child shared by several parents is built once. One at a time: builds of one root share its
   // node_modules links and .gitignore.
   const session = createBuildSession(buildOptions);
-  for (const handle of discovery.workflows) results.push(await buildWorkflow(handle, buildOptions, session));
+  for (const handle of discovery.workflows)
+    results.push(await buildWorkflow(await checkWorkflowConfiguration(handle), buildOptions, session));
   for (const problem of discovery.problems) {
     const culprit = results.find((r) => problem.location?.file.startsWith(r.directory));
     culprit?.diagnostics.push(problem);

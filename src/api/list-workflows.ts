@@ -1,5 +1,6 @@
 import {type BuildFreshness, checkBuildFreshness} from '../builder/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
+import {checkWorkflowConfiguration} from './check-configuration.ts';
 import {discover, type HostOptions, resolveHost} from './host.ts';
 
 export interface WorkflowSummary {
@@ -21,15 +22,18 @@ export interface ListWorkflowsResult {
 export async function listWorkflows(options: HostOptions = {}): Promise<ListWorkflowsResult> {
   const discovery = await discover(resolveHost(options));
   const workflows = await Promise.all(
-    discovery.workflows.map(async (handle) => ({
-      name: handle.name,
-      shortDescription: handle.manifest?.shortDescription,
-      version: handle.manifest?.version,
-      directory: handle.directory,
-      root: handle.root.kind,
-      build: await checkBuildFreshness(handle),
-      diagnostics: handle.diagnostics,
-    })),
+    discovery.workflows.map(async (found) => {
+      const handle = await checkWorkflowConfiguration(found);
+      return {
+        name: handle.name,
+        shortDescription: handle.manifest?.shortDescription,
+        version: handle.manifest?.version,
+        directory: handle.directory,
+        root: handle.root.kind,
+        build: await checkBuildFreshness(handle),
+        diagnostics: handle.diagnostics,
+      };
+    }),
   );
   return {workflows, problems: discovery.problems};
 }

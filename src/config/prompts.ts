@@ -111,6 +111,33 @@ export async function resolvePrompt(
   );
 }
 
+/**
+ * Checks a configured prompt without rendering it (variables may only arrive at execute): its file or template
+ * can be read, and a template (or text with variables) parses as Handlebars.
+ * @throws StratosError STRATOS_PROMPT_INVALID, STRATOS_PROMPT_FILE_MISSING
+ */
+export async function checkPromptReference(
+  reference: PromptReference,
+  options: Omit<ResolvePromptOptions, 'variables'>,
+): Promise<void> {
+  if (typeof reference === 'string') return;
+  if ('file' in reference) {
+    await readPromptFile(reference.file, options);
+    return;
+  }
+  let source: string;
+  if ('template' in reference) source = await readPromptFile(reference.template, options);
+  else if ('text' in reference) source = reference.text;
+  else return;
+  handlebars ??= ((await import('handlebars')) as unknown as {default: HandlebarsModule}).default;
+  try {
+    handlebars.parse(source);
+  } catch (error) {
+    const field = 'template' in reference ? `${options.field} (${reference.template})` : options.field;
+    throw invalidTemplate(error, field);
+  }
+}
+
 async function readPromptFile(path: string, options: ResolvePromptOptions): Promise<string> {
   const absolute = resolveConfiguredPath(path, options.directory);
   try {

@@ -4,6 +4,8 @@
  * throws.
  */
 
+import {StratosError} from '../errors/index.ts';
+
 export interface OwnedResource {
   /** For reports: `mcp:github`, `agent:reviewer`. */
   label: string;
@@ -25,7 +27,12 @@ export class ResourceRegistry {
 
   /** Registers a resource; returns a function that unregisters it (for resources closed by their own path). */
   register(resource: OwnedResource): () => void {
-    if (this.#closed) throw new Error(`Cannot register ${resource.label}: the invocation has ended.`);
+    if (this.#closed) {
+      throw new StratosError(
+        'STRATOS_RUNTIME_CONTEXT_CLOSED',
+        `${resource.label} cannot start: its workflow invocation has ended. Await all work inside run.`,
+      );
+    }
     this.#resources.push(resource);
     return () => {
       this.#resources = this.#resources.filter((r) => r !== resource);

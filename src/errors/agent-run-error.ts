@@ -1,6 +1,7 @@
 /**
  * A failed agent execution, shaped like execa's error: what ran (`agent`, `harness`), why it stopped
- * (`cancelled`, `timedOut`) and the native failure as the standard `cause`.
+ * (`cancelled`) and the native failure as the standard `cause`. Agents have no time limit (the inactivity watchdog
+ * of the design is deferred), so there is no `timedOut`.
  */
 import type {ErrorCode} from './codes.ts';
 import {StratosError} from './stratos-error.ts';
@@ -13,7 +14,6 @@ export interface AgentRunErrorOptions {
   agent: string;
   harness: string;
   cancelled?: boolean;
-  timedOut?: boolean;
   cause?: unknown;
 }
 
@@ -33,8 +33,6 @@ export class AgentRunError extends StratosError {
   readonly harness: string;
   /** True when cancel() or the end of the invocation stopped the execution. */
   readonly cancelled: boolean;
-  /** True when a time limit stopped the execution. */
-  readonly timedOut: boolean;
   /** The message without the agent prefix, as execa's `shortMessage`. */
   readonly shortMessage: string;
 
@@ -49,7 +47,6 @@ export class AgentRunError extends StratosError {
     this.agent = options.agent;
     this.harness = options.harness;
     this.cancelled = options.cancelled ?? false;
-    this.timedOut = options.timedOut ?? false;
     this.shortMessage = shortMessage;
   }
 }

@@ -1,0 +1,82 @@
+/**
+ * Build-time checks of the `agents` section of workflow.yaml: the same validation createAgent applies to the
+ * workflow.yaml layer (fields, harness, effort for the harness, MCP names, tool names) plus the prompt files and
+ * templates it names, reported as located diagnostics instead of failing at the first execute. Code-level settings
+ * can only be checked by createAgent itself.
+ */
+import {checkPromptReference, type PromptReference} from '../config/prompts.ts';
+import type {Diagnostic} from '../errors/index.ts';
+import {isStratosError, type SourceLocation} from '../errors/index.ts';
+import type {WorkflowManifest} from '../manifest/index.ts';
+import {resolveAgentSettings} from './settings.ts';
+import {resolveToolSelection} from './tool-names.ts';
+
+export interface CheckAgentConfigurationsOptions {
+  manifest: WorkflowManifest;
+  /** The workflow folder: prompt files resolve here. */
+  directory: string;
+  /** Source location of a manifest path (`['agents', 'reviewer', 'effort']`). */
+  locate: (path: (string | number)[]) => Promise<SourceLocation>;
+}
+
+/** Diagnostics for every agent configuration of the manifest; empty when all are valid. */
+export async function checkAgentConfigurations(
+  options: CheckAgentConfigurationsOptions,
+): Promise<Diagnostic[]> {
+  const diagnostics: Diagnostic[] = [];
+  const servers = Object.keys(options.manifest.mcp?.servers ?? {});
+  for (const [name, config] of Object.entries(options.manifest.agents ?? {})) {
+    const report = async (error: unknown, field: string | undefined) => {
+      if (!isStratosError(error)) throw error;
+      const path = field === undefined ? ['agents', name] : ['agents', name, field];
+      diagnostics.push({
+        code: error.code,
+        severity: 'error',
+        message: error.message,
+        location: await options.locate(path),
+        path: path.join('.'),
+      });
+    };
+    let settings: ReturnType<typeof resolveAgentSettings>;
+    try {
+      settings = resolveAgentSettings({
+        name,
+        layers: [{source: `workflow.yaml agents.${name}`, settings: config, codeFields: false}],
+        mcpServers: servers,
+        resolvePath: (path) => path,
+        invocationDirectory: options.directory,
+      });
+    } catch (error) {
+      await report(error, fieldOf(error));
+      continue;
+    }
+    try {
+      resolveToolSelection(settings.harness, settings.allowedTools, settings.disallowedTools, name);
+    } catch (error) {
+      await report(error, fieldOf(error) ?? toolField(error));
+    }
+    if (settings.systemPrompt !== undefined) {
+      try {
+        await checkPromptReference(settings.systemPrompt as PromptReference, {
+          directory: options.directory,
+          field: `system prompt of agent '${name}'`,
+        });
+      } catch (error) {
+        await report(error, 'systemPrompt');
+      }
+    }
+  }
+  return diagnostics;
+}
+
+function fieldOf(error: unknown): string | undefined {
+  const details = isStratosError(error) ? (error.details as {field?: unknown} | undefined) : undefined;
+  if (typeof details?.field === 'string') return details.field;
+  if (isStratosError(error) && error.code === 'STRATOS_AGENT_MCP_UNKNOWN') return 'allowedMcps';
+  return undefined;
+}
+
+function toolField(error: unknown): string | undefined {
+  const list = isStratosError(error) ? (error.details as {list?: unknown} | undefined)?.list : undefined;
+  return typeof list === 'string' ? list : undefined;
+}
