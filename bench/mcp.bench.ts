@@ -14,6 +14,7 @@ import {ResourceRegistry} from '../src/context/resource-registry.ts';
 import type {WorkflowHandle} from '../src/discovery/index.ts';
 import type {McpServerConfig, WorkflowManifest} from '../src/manifest/index.ts';
 import {connectMcpServer, McpClientSession, transportIdentity} from '../src/mcp/client/index.ts';
+import {AdmissionLimiter} from '../src/runtime/admission.ts';
 import {silentTelemetry} from '../src/telemetry/index.ts';
 import {SERVE_SCRIPT} from '../test/servers/mcp/index.ts';
 
@@ -107,6 +108,8 @@ const context: ExecutionContext = {
   ancestors: [],
   abortController: new AbortController(),
   resources: new ResourceRegistry(),
+  notify: () => {},
+  admission: new AdmissionLimiter({maxActive: 1, maxOutstanding: 1}),
   telemetry: silentTelemetry,
   startedAt: new Date(),
 };

@@ -1,7 +1,10 @@
-// `npm test`: checks the Node version, lints and formats (check only), checks the layering rule, then runs every
-// test with Node's own runner. Each step stops the run on failure.
+// `npm test`: checks the Node version, lints and formats (check only), type-checks src/, test/, scripts/ and bench/
+// (tsconfig.check.json, no output), checks the layering rule, then runs every test with Node's own runner. Each
+// step stops the run on failure.
 import {spawnSync} from 'node:child_process';
 import {globSync} from 'node:fs';
+import {createRequire} from 'node:module';
+import {dirname, join} from 'node:path';
 import {ensureChromium} from './ensure-chromium.ts';
 
 const major = Number(process.versions.node.split('.')[0]);
@@ -25,8 +28,11 @@ const runTests = (files: string[], concurrency: number): [string, string[]] => [
   ['--test', `--test-concurrency=${concurrency}`, '--test-timeout=300000', ...files],
 ];
 
+// Tests run by type stripping, which checks no types: without this step a type-level assertion could never fail.
+const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
 const steps: [string, string[]][] = [
   ['biome', ['check', '.']],
+  [process.execPath, [tsc, '-p', 'tsconfig.check.json']],
   [process.execPath, ['scripts/check-layers.ts']],
   ...(requested.length > 0 ? [runTests(requested, 2)] : [runTests(rest, 2), runTests(timingSensitive, 1)]),
 ];

@@ -2,7 +2,6 @@
 import {rm} from 'node:fs/promises';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
 import {isRecord, readJsonFile} from '../internal/json-file.ts';
-import type {McpNegotiationVerdicts} from '../mcp/client/index.ts';
 
 export interface BuildRecord {
   format: 1;
@@ -14,8 +13,11 @@ export interface BuildRecord {
   compiledEntrypoint: string;
   /** JSON Schemas exported from the workflow's Zod schemas, kept so describe and schema need no module load. */
   schemas: {input: Record<string, unknown>; output: Record<string, unknown>};
-  /** Negotiated MCP protocol verdicts by server key, so later connects skip the version probe. */
-  mcp?: {verdicts: McpNegotiationVerdicts};
+  /**
+   * SHA-256 of the workflow's `mcp.servers` configuration when it was built: a build that finds it changed deletes
+   * the remembered negotiation verdicts (`generated/mcp-negotiation.json`, owned by `mcp/client`).
+   */
+  mcpServers?: string;
 }
 
 export async function readBuildRecord(file: string): Promise<BuildRecord | undefined> {

@@ -10,7 +10,9 @@ import {checkWorkflowContract, collectUnresolvedRefs, exportJsonSchemas} from '.
 import {type WorkflowHandle, writeManifestCache} from '../discovery/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {hasErrors, isStratosError, StratosError} from '../errors/index.ts';
+import {sha256Hex} from '../internal/hash.ts';
 import {packageVersion} from '../internal/package-info.ts';
+import {forgetVerdicts} from '../mcp/client/negotiation-verdict.ts';
 import {type BuildRecord, readBuildRecord, removeBuildRecord, writeBuildRecord} from './build-record.ts';
 import {BuildSession} from './build-session.ts';
 import {prepareChildren} from './child-preparation.ts';
@@ -128,20 +130,15 @@ async function buildOne(
       extra: {...mcp.keyInputs, ...children.keyInputs},
     });
     const previous = await readBuildRecord(paths.buildRecord);
+    const mcpServers = usesMcp(handle) ? sha256Hex(JSON.stringify(handle.manifest.mcp?.servers)) : undefined;
+    if (previous !== undefined && previous.mcpServers !== mcpServers) await forgetVerdicts(paths.directory);
     if (
       options.force !== true &&
       previous?.key === key &&
       previous.compiledEntrypoint === paths.compiledEntrypoint &&
       existsSync(previous.compiledEntrypoint)
     ) {
-      const kept = usesMcp(handle)
-        ? await (await import('./mcp-preparation.ts')).keepMcpVerdicts(
-            paths.buildRecord,
-            previous,
-            mcp.verdicts,
-          )
-        : previous;
-      return finish('reused', kept);
+      return finish('reused', previous);
     }
     await removeBuildRecord(paths.buildRecord);
     await rm(paths.dist, {recursive: true, force: true});
@@ -183,7 +180,7 @@ async function buildOne(
       builtAt: new Date().toISOString(),
       compiledEntrypoint: paths.compiledEntrypoint,
       schemas: schemas as BuildRecord['schemas'],
-      ...(Object.keys(mcp.verdicts).length === 0 ? {} : {mcp: {verdicts: mcp.verdicts}}),
+      ...(mcpServers === undefined ? {} : {mcpServers}),
     };
     await writeBuildRecord(paths.buildRecord, record);
     await writeManifestCache(handle.directory, handle.manifestHash, {
@@ -203,7 +200,7 @@ async function buildOne(
   }
 }
 
-const noMcp: McpPreparation = {diagnostics: [], keyInputs: {}, prepared: [], verdicts: {}};
+const noMcp: McpPreparation = {diagnostics: [], keyInputs: {}, prepared: []};
 
 function usesMcp(handle: WorkflowHandle): boolean {
   return Object.keys(handle.manifest?.mcp?.servers ?? {}).length > 0;

@@ -28,7 +28,7 @@ export async function listAuthoredFiles(directory: string): Promise<string[]> {
         if (folder === directory && ownedFolders.has(entry.name)) continue;
         if (entry.name === 'node_modules' || entry.name === '.git') continue;
         await walk(path);
-      } else if (entry.isFile()) {
+      } else if (entry.isFile() && path !== join(directory, 'generated', 'mcp-negotiation.json')) {
         files.push(path);
       }
     }

@@ -12,14 +12,8 @@ import type {WorkflowHandle} from '../discovery/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {isStratosError} from '../errors/index.ts';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
-import {
-  discoverMcpTools,
-  type McpNegotiationVerdicts,
-  parseVerdicts,
-  transportIdentity,
-} from '../mcp/client/index.ts';
+import {discoverMcpTools} from '../mcp/client/index.ts';
 import {generateWrapperSource, wrapperFileName} from '../mcp/codegen/index.ts';
-import {type BuildRecord, readBuildRecord, writeBuildRecord} from './build-record.ts';
 import {detectDirectMcpUsage} from './direct-usage.ts';
 import type {WorkflowPaths} from './workflow-paths.ts';
 
@@ -38,8 +32,6 @@ export interface McpPreparation {
   keyInputs: Record<string, string>;
   /** Servers whose wrappers this preparation discovered and wrote. */
   prepared: string[];
-  /** Negotiated protocol verdicts to keep in the build record (fresh ones and still-valid earlier ones). */
-  verdicts: McpNegotiationVerdicts;
 }
 
 export async function prepareMcpWrappers(
@@ -57,7 +49,6 @@ export async function prepareMcpWrappers(
     : (
         await detectDirectMcpUsage({directory: paths.directory, entrypoint: paths.entrypoint, servers: names})
       ).filter((server) => !existsSync(join(wrapperDirectory, wrapperFileName(server))));
-  const verdicts = await earlierVerdicts(handle, paths);
   const prepared: string[] = [];
   await Promise.all(
     targets.map(async (server) => {
@@ -75,13 +66,10 @@ export async function prepareMcpWrappers(
         const source = generateWrapperSource({serverName: server, tools: discovered.tools});
         if ((await readFile(file, 'utf8').catch(() => undefined)) !== source)
           await writeFileAtomic(file, source);
-        if (discovered.verdict === undefined) delete verdicts[server];
-        else verdicts[server] = discovered.verdict;
         prepared.push(server);
       } catch (error) {
         if (!isStratosError(error)) throw error;
         await rm(file, {force: true});
-        delete verdicts[server];
         const location = await handle.locate(['mcp', 'servers', server]);
         diagnostics.push({
           code: error.code === 'STRATOS_MCP_CONNECT_FAILED' ? 'STRATOS_MCP_DISCOVERY_FAILED' : error.code,
@@ -92,25 +80,7 @@ export async function prepareMcpWrappers(
       }
     }),
   );
-  // Sorted, so the same verdicts always serialize the same way in the build record.
-  const sorted = Object.fromEntries(Object.entries(verdicts).sort(([a], [b]) => (a < b ? -1 : 1)));
-  return {diagnostics, keyInputs: {}, prepared: prepared.sort(), verdicts: sorted};
-}
-
-/** Verdicts of the previous build that still describe the configured transport of their server. */
-async function earlierVerdicts(
-  handle: WorkflowHandle,
-  paths: WorkflowPaths,
-): Promise<McpNegotiationVerdicts> {
-  const servers = handle.manifest?.mcp?.servers ?? {};
-  const record = await readBuildRecord(paths.buildRecord);
-  const verdicts = parseVerdicts(record?.mcp?.verdicts);
-  for (const [server, verdict] of Object.entries(verdicts)) {
-    const config = servers[server];
-    if (config === undefined || transportIdentity(config, paths.directory) !== verdict.identity)
-      delete verdicts[server];
-  }
-  return verdicts;
+  return {diagnostics, keyInputs: {}, prepared: prepared.sort()};
 }
 
 /** An explicit build removes wrappers of servers no longer in mcp.servers: their imports then fail to compile. */
@@ -122,17 +92,4 @@ async function removeUnconfiguredWrappers(folder: string, servers: readonly stri
       .filter((entry) => entry.endsWith('.ts') && !keep.has(entry))
       .map((entry) => rm(join(folder, entry), {force: true})),
   );
-}
-
-/** A reused build keeps its record; only changed verdicts (a rediscovery reached another one) are rewritten. */
-export async function keepMcpVerdicts(
-  file: string,
-  record: BuildRecord,
-  verdicts: McpNegotiationVerdicts,
-): Promise<BuildRecord> {
-  if (JSON.stringify(record.mcp?.verdicts ?? {}) === JSON.stringify(verdicts)) return record;
-  const {mcp: _old, ...rest} = record;
-  const updated: BuildRecord = Object.keys(verdicts).length === 0 ? rest : {...rest, mcp: {verdicts}};
-  await writeBuildRecord(file, updated);
-  return updated;
 }

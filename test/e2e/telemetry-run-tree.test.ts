@@ -107,7 +107,7 @@ test('one trace with the exact tree, the child destination, and one events.jsonl
     fileSpans.map((s: {name: string}) => s.name),
     ['workflow child'],
   );
-  assert.equal(fileSpans[0].spanId, child.spanId);
+  assert.equal(fileSpans[0]?.spanId, child.spanId);
 
   // Parent and child share the run folder's one events.jsonl, told apart by their execution ids.
   const events = (await readFile(join(result.json.data.runDirectory, 'events.jsonl'), 'utf8'))

@@ -4,7 +4,7 @@
  * generated wrappers with their consumers and calls the tools.
  */
 import assert from 'node:assert/strict';
-import {existsSync, readFileSync, writeFileSync} from 'node:fs';
+import {existsSync, readFileSync, rmSync} from 'node:fs';
 import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, before, describe, test} from 'node:test';
@@ -113,6 +113,7 @@ describe('generated MCP wrappers', {concurrency: true}, () => {
       assert.equal(prepared.json.data.workflows[0].status, 'prepared');
       assert.match(prepared.json.message, /MCP wrappers prepared/);
       assert.equal(existsSync(join(directory, 'dist', '.stratos-build.json')), false);
+      assert.equal(existsSync(join(directory, 'generated', 'mcp-negotiation.json')), true);
       const wrapper = readFileSync(join(directory, 'generated', 'mcp', 'agentstack.ts'), 'utf8');
       assert.match(wrapper, /export type Tool_agentstack\$2E\$executeInput/);
       assert.match(wrapper, /export type Tool_agentstack\$2E\$executeOutput/);
@@ -134,20 +135,40 @@ describe('generated MCP wrappers', {concurrency: true}, () => {
       const built = await project.cli(['build', name, '--json']);
       assert.equal(built.exitCode, 0, built.stdout + built.stderr);
       assert.equal(built.json.data.workflows[0].status, 'built');
+      // The verdict discovery reached lives in its own file, written by the MCP client, not in the build record.
+      const verdictFile = join(directory, 'generated', 'mcp-negotiation.json');
+      const verdicts = JSON.parse(readFileSync(verdictFile, 'utf8'));
+      assert.equal(verdicts.verdicts.agentstack.kind, mode);
       const record = JSON.parse(readFileSync(join(directory, 'dist', '.stratos-build.json'), 'utf8'));
-      assert.equal(record.mcp.verdicts.agentstack.kind, mode);
+      assert.equal('mcp' in record, false, 'the build record holds no verdicts');
       const report = await runReport(name);
       assert.equal(report.success, true);
       assert.match(String(report.trace), /^trace-1-/);
       assert.equal(report.text, true);
 
-      // A record without the verdict (as after a manifest-only build): the run's own connect remembers it.
-      const {mcp: _verdicts, ...withoutVerdicts} = record;
-      writeFileSync(join(directory, 'dist', '.stratos-build.json'), JSON.stringify(withoutVerdicts));
+      // Without the file (as after a server change): the run's own connect remembers the verdict again.
+      rmSync(verdictFile);
       assert.equal((await runReport(name)).success, true);
-      const remembered = JSON.parse(readFileSync(join(directory, 'dist', '.stratos-build.json'), 'utf8'));
-      assert.deepEqual(remembered.mcp.verdicts.agentstack, record.mcp.verdicts.agentstack);
-      assert.equal(remembered.key, record.key, 'the build stays the same build');
+      assert.deepEqual(JSON.parse(readFileSync(verdictFile, 'utf8')), verdicts);
+      const after = JSON.parse(readFileSync(join(directory, 'dist', '.stratos-build.json'), 'utf8'));
+      assert.deepEqual(after, record, 'a run never writes the build record');
+
+      // A rebuild for a code change keeps the verdicts; a change of the server configuration deletes them.
+      await writeFile(
+        join(directory, 'workflow.ts'),
+        `${readFileSync(join(directory, 'workflow.ts'), 'utf8')}\n`,
+      );
+      const rebuilt = await project.cli(['run', name, '--json']);
+      assert.equal(rebuilt.exitCode, 0, rebuilt.stdout + rebuilt.stderr);
+      assert.deepEqual(JSON.parse(readFileSync(verdictFile, 'utf8')), verdicts);
+      await writeFile(
+        join(directory, 'workflow.yaml'),
+        manifest(name, servers({agentstack: stdioServer('agentstack', mode, {UNUSED_SETTING: 'x'})})),
+      );
+      // describe builds without connecting: nothing writes the file again after the build deleted it.
+      const changed = await project.cli(['describe', name, '--json']);
+      assert.equal(changed.exitCode, 0, changed.stdout + changed.stderr);
+      assert.equal(existsSync(verdictFile), false, 'the changed configuration forgot the verdicts');
     });
   }
 

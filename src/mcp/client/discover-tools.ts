@@ -1,11 +1,11 @@
 /**
  * Build-time tool discovery: connect with the current configuration and authentication, list every tool (all
- * pages), close. Discovery never calls a tool.
+ * pages), close. Discovery never calls a tool. The verdict its connect reached is remembered for later connects.
  */
 import {StratosError} from '../../errors/index.ts';
 import type {McpServerConfig} from '../../manifest/index.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
-import type {McpNegotiationVerdict} from './negotiation-verdict.ts';
+import {type McpNegotiationVerdict, rememberVerdict} from './negotiation-verdict.ts';
 import {McpClientSession} from './open-client.ts';
 import {resolveMcpRequestTimeoutMs} from './request-timeout.ts';
 import {resolveMcpTransport, transportIdentity} from './resolve-transport.ts';
@@ -69,7 +69,9 @@ export async function discoverMcpTools(options: DiscoverMcpToolsOptions): Promis
         snapshot.outputSchema = tool.outputSchema as McpToolSnapshot['outputSchema'] & object;
       return snapshot;
     });
-    return {tools, verdict: session.verdict};
+    const verdict = session.verdict;
+    if (verdict !== undefined) await rememberVerdict(options.directory, options.server, verdict);
+    return {tools, verdict};
   } finally {
     await session.close();
   }

@@ -6,8 +6,10 @@ export {
 } from './connect-server.ts';
 export {type DiscoveredMcpTools, type DiscoverMcpToolsOptions, discoverMcpTools} from './discover-tools.ts';
 export {
+  forgetVerdicts,
   type McpNegotiationVerdict,
   type McpNegotiationVerdicts,
+  negotiationVerdictFile,
   parseVerdicts,
   readRememberedVerdicts,
 } from './negotiation-verdict.ts';

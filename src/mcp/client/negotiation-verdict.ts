@@ -1,9 +1,12 @@
 /**
  * Remembered protocol verdicts. `auto` negotiation probes every connect (on stdio it spawns a throwaway server
- * first, doubling connect time for legacy servers). The verdict a build's discovery reached is kept in the build
- * record and handed to later connects as the SDK's `prior`, so they skip the probe. A remembered verdict that no
- * longer works falls back to a fresh `auto` connect.
+ * first, doubling connect time for legacy servers). The verdict a connect reached (a build's discovery or a run's
+ * connect) is kept in `generated/mcp-negotiation.json` of the workflow, a file this module alone writes, and handed
+ * to later connects as the SDK's `prior`, so they skip the probe. A verdict names the transport it was reached with
+ * and is used only while that transport is configured; one that no longer works falls back to a fresh `auto`
+ * connect. The build deletes the file when the workflow's server configuration changes; nothing else does.
  */
+import {rm} from 'node:fs/promises';
 import {join} from 'node:path';
 import {writeFileAtomic} from '../../internal/atomic-write.ts';
 import {isRecord, readJsonFile} from '../../internal/json-file.ts';
@@ -13,51 +16,60 @@ export type McpNegotiationVerdict =
   | {kind: 'legacy'; identity: string; protocolVersion?: string}
   | {kind: 'modern'; identity: string; protocolVersion?: string; discover: Record<string, unknown>};
 
-/** Verdicts by `mcp.servers` key, as stored in the build record's `mcp.verdicts`. */
+/** Verdicts by `mcp.servers` key. */
 export type McpNegotiationVerdicts = Record<string, McpNegotiationVerdict>;
 
-// The build record's location (build/workflow-paths.ts); read here without importing the build layer.
-const buildRecordPath = (directory: string) => join(directory, 'dist', '.stratos-build.json');
+/** The file of a workflow's remembered verdicts (inside `generated/`, which Stratos owns). */
+export function negotiationVerdictFile(directory: string): string {
+  return join(directory, 'generated', 'mcp-negotiation.json');
+}
 
 const cache = new Map<string, Promise<McpNegotiationVerdicts>>();
 
-/** The verdicts the workflow's current build recorded; empty when there are none. Read once per process. */
+/** The verdicts remembered for the workflow in `directory`; empty when there are none. Read once per process. */
 export function readRememberedVerdicts(directory: string): Promise<McpNegotiationVerdicts> {
   let verdicts = cache.get(directory);
   if (verdicts === undefined) {
-    verdicts = readJsonFile(buildRecordPath(directory)).then(
-      (record) => parseVerdicts(isRecord(record) && isRecord(record.mcp) ? record.mcp.verdicts : undefined),
-      () => ({}),
-    );
+    verdicts = readVerdictFile(directory);
     cache.set(directory, verdicts);
   }
   return verdicts;
 }
 
+async function readVerdictFile(directory: string): Promise<McpNegotiationVerdicts> {
+  const content = await readJsonFile(negotiationVerdictFile(directory)).catch(() => undefined);
+  return parseVerdicts(isRecord(content) ? content.verdicts : undefined);
+}
+
 /**
- * Remembers the verdict a run's connect reached when the build record has none for this transport (wrappers made
- * by a manifest-only build, or a record from before the server changed), so later runs skip the probe too. Only
- * the record's `mcp.verdicts` entry changes; a missing record (no successful build) is left missing. Best effort:
- * a failed write only means the next run probes again.
+ * Remembers the verdict a connect reached for `server`, so later connects skip the probe. Best effort: a failed
+ * write only means the next connect probes again. Concurrent writers each write a whole file (atomic rename); at
+ * worst one's new verdict is lost and probed again.
  */
 export async function rememberVerdict(
   directory: string,
   server: string,
   verdict: McpNegotiationVerdict,
 ): Promise<void> {
-  const file = buildRecordPath(directory);
   try {
-    const record = await readJsonFile(file);
-    if (!isRecord(record)) return;
-    const mcp = isRecord(record.mcp) ? record.mcp : {};
-    const verdicts = parseVerdicts(mcp.verdicts);
+    const verdicts = await readVerdictFile(directory);
     if (JSON.stringify(verdicts[server]) === JSON.stringify(verdict)) return;
     verdicts[server] = verdict;
-    await writeFileAtomic(file, `${JSON.stringify({...record, mcp: {...mcp, verdicts}}, null, 2)}\n`);
-    cache.set(directory, Promise.resolve(verdicts));
+    const sorted = Object.fromEntries(Object.entries(verdicts).sort(([a], [b]) => (a < b ? -1 : 1)));
+    await writeFileAtomic(
+      negotiationVerdictFile(directory),
+      `${JSON.stringify({format: 1, verdicts: sorted}, null, 2)}\n`,
+    );
+    cache.set(directory, Promise.resolve(sorted));
   } catch {
     // Remembering is an optimization; the connection itself already succeeded.
   }
+}
+
+/** Forgets every verdict of the workflow: the build calls it when the server configuration changed. */
+export async function forgetVerdicts(directory: string): Promise<void> {
+  cache.delete(directory);
+  await rm(negotiationVerdictFile(directory), {force: true});
 }
 
 /** Keeps only well-formed verdicts from untrusted JSON. */
