@@ -120,6 +120,15 @@ export const errorCodes = {
   STRATOS_AGENT_OUTPUT_MISSING: 'An agent with an output schema ended without a structured result.',
   STRATOS_AGENT_OUTPUT_INVALID: 'The structured result of an agent does not match its output schema.',
   STRATOS_AGENT_HOOK_FAILED: 'An agent hook threw; the execution fails.',
+  STRATOS_AGENT_MODEL_UNMAPPED:
+    'A model preference has no native model id for any harness and provider it could run on.',
+  STRATOS_AGENT_NO_CANDIDATE:
+    'No model preference of an agent is ready: every candidate was skipped, with why.',
+  STRATOS_AGENT_CATALOG_INVALID: 'A provider model catalog answered with something that is not a model list.',
+  STRATOS_AGENT_CATALOG_DENIED:
+    'A provider model catalog refused the configured credentials (HTTP 401 or 403).',
+  STRATOS_AGENT_CATALOG_UNREACHABLE:
+    'A provider model catalog could not be reached or answered with an error.',
   STRATOS_AGENT_ADMISSION_LIMIT:
     'More agent executions are outstanding in this run than agents.maxOutstanding allows.',
   STRATOS_PROMPT_INVALID: 'A prompt reference or Handlebars template is malformed.',
