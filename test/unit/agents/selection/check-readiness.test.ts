@@ -28,9 +28,18 @@ const candidates: SelectionCandidate[] = [
 
 function checks(overrides: Partial<ReadinessChecks>, calls: string[] = []): ReadinessChecks {
   return {
-    isInstalled: async (harness) => (calls.push(`installed ${harness}`), true),
-    hasAuthentication: async (harness, provider) => (calls.push(`auth ${harness} ${provider}`), true),
-    readCatalog: async (provider) => (calls.push(`catalog ${provider}`), undefined),
+    isInstalled: async (harness) => {
+      calls.push(`installed ${harness}`);
+      return true;
+    },
+    hasAuthentication: async (harness, provider) => {
+      calls.push(`auth ${harness} ${provider}`);
+      return true;
+    },
+    readCatalog: async (provider) => {
+      calls.push(`catalog ${provider}`);
+      return undefined;
+    },
     ...overrides,
   };
 }
