@@ -146,6 +146,16 @@ describe('the npm package', () => {
     assert.deepEqual(envelope.data.output, {summary: 'Review requested for org/repo#42'});
   });
 
+  test('provider status of the installed package: no harness SDK is installed, each with its install command', () => {
+    const result = stratos(['provider', 'status', '--json']);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    const {harnesses} = JSON.parse(result.stdout).data;
+    for (const harness of harnesses) {
+      assert.equal(harness.installed, false, `${harness.harness} is an optional peer, not installed here`);
+      assert.equal(harness.install, `npm install ${harness.package}`);
+    }
+  });
+
   test("the discovery root's shared SDK is the installed package", () => {
     const link = join(project.cwd, '.stratos', 'workflows', 'node_modules', '@stratoscli', 'stratos');
     assert.equal(realpathSync(link), realpathSync(installed));

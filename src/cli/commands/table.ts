@@ -123,6 +123,15 @@ export const commands: CommandSpec[] = [
     options: {json: jsonOption},
     load: async () => (await import('./tools.ts')).toolsListCommand,
   },
+  {
+    name: 'provider status',
+    summary:
+      'Show, for each agent harness and provider, installation, authentication and model catalog status.',
+    usage: 'stratos provider status [--json]',
+    positionals: [],
+    options: {json: jsonOption},
+    load: async () => (await import('./provider.ts')).providerStatusCommand,
+  },
 ];
 
 export function findCommand(words: readonly string[]): {spec: CommandSpec; consumed: number} | undefined {

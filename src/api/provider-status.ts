@@ -1,0 +1,108 @@
+/**
+ * `stratos provider status`: for each harness and the providers it serves, whether the SDK is installed (with the
+ * install command), whether authentication is configured (which source, never its value), whether the provider's
+ * model catalog can be read, and what to do next. Metadata only: no inference, no downloads.
+ */
+import {checkClaudeAuthentication} from '../agents/harnesses/claude-code/authentication.ts';
+import {checkCodexAuthentication} from '../agents/harnesses/codex/authentication.ts';
+import {type HarnessId, harnessIds, harnessPackages} from '../agents/index.ts';
+import {readModelCatalog} from '../agents/selection/read-model-catalog.ts';
+import {isStratosError} from '../errors/index.ts';
+import {readModelCatalogRevision} from '../providers/models/model-identity.ts';
+import type {HostOptions} from './host.ts';
+
+export interface CatalogStatus {
+  /** `reachable`: read now; `none`: the provider has no catalog Stratos can read with this setup; `error`. */
+  status: 'reachable' | 'none' | 'error';
+  complete?: boolean;
+  modelCount?: number;
+  error?: {code: string; message: string};
+}
+
+export interface ProviderStatus {
+  provider: string;
+  catalog: CatalogStatus;
+}
+
+export interface HarnessStatus {
+  harness: HarnessId;
+  package: string;
+  installed: boolean;
+  install: string;
+  authentication: {configured: boolean; guidance?: string};
+  providers: ProviderStatus[];
+}
+
+export interface ProviderStatusResult {
+  harnesses: HarnessStatus[];
+  /** The Models.dev revision of the shipped model identity mapping. */
+  modelCatalogRevision: string;
+}
+
+const authenticationChecks: Record<HarnessId, (env: Readonly<Record<string, string>>) => Promise<void>> = {
+  'claude-code': checkClaudeAuthentication,
+  codex: checkCodexAuthentication,
+};
+const servedProviders: Record<HarnessId, string[]> = {'claude-code': ['anthropic'], codex: ['openai']};
+
+/** The status of every harness; reads the environment, the harnesses' login files and provider catalogs. */
+export async function readProviderStatus(options: HostOptions = {}): Promise<ProviderStatusResult> {
+  const env = definedEnvironment(options.env ?? process.env);
+  const harnesses = await Promise.all(
+    harnessIds.map(async (harness): Promise<HarnessStatus> => {
+      const packageName = harnessPackages[harness];
+      let authentication: HarnessStatus['authentication'] = {configured: true};
+      try {
+        await authenticationChecks[harness](env);
+      } catch (error) {
+        authentication = {configured: false, guidance: isStratosError(error) ? error.message : String(error)};
+      }
+      return {
+        harness,
+        package: packageName,
+        installed: isInstalled(packageName),
+        install: `npm install ${packageName}`,
+        authentication,
+        providers: await Promise.all(
+          servedProviders[harness].map(async (provider) => ({
+            provider,
+            catalog: await catalogStatus(provider, env),
+          })),
+        ),
+      };
+    }),
+  );
+  return {harnesses, modelCatalogRevision: await readModelCatalogRevision()};
+}
+
+async function catalogStatus(provider: string, env: Record<string, string>): Promise<CatalogStatus> {
+  try {
+    const catalog = await readModelCatalog(provider, {env});
+    return catalog === undefined
+      ? {status: 'none'}
+      : {status: 'reachable', complete: catalog.complete, modelCount: catalog.models.size};
+  } catch (error) {
+    return {
+      status: 'error',
+      error: isStratosError(error)
+        ? {code: error.code, message: error.message}
+        : {code: 'STRATOS_INTERNAL', message: String(error)},
+    };
+  }
+}
+
+/** Whether the SDK package resolves from Stratos's own location, where the harness would load it. */
+function isInstalled(packageName: string): boolean {
+  try {
+    import.meta.resolve(packageName);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function definedEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
