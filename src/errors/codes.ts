@@ -165,6 +165,17 @@ export const errorCodes = {
   STRATOS_CREDENTIALS_WRITE_FAILED:
     'Saving credentials failed; rotated tokens are kept in a pending file for recovery.',
 
+  // skill management (stratos skill install | status | uninstall)
+  STRATOS_SKILL_INSTALL_FAILED: 'The skill could not be installed for one or more selected agents.',
+  STRATOS_SKILL_UNINSTALL_FAILED: 'A skill link Stratos made could not be removed for a selected agent.',
+  STRATOS_SKILL_FOREIGN_ENTRY:
+    'An entry Stratos did not make is at the skill path of an agent; it was left as it is.',
+  STRATOS_SKILL_FOREIGN_KEPT: 'Warning: uninstall left an entry at a skill path that Stratos did not make.',
+  STRATOS_SKILL_FOLDER_UNUSABLE:
+    "An agent's skills folder cannot be read, created or written (permissions, read-only, a broken link).",
+  STRATOS_SKILL_BUNDLE_MISSING: 'The bundled skill directory is missing from the Stratos package.',
+  STRATOS_SKILL_RECORDS_INVALID: 'The skill ownership records file is malformed; it was left as it is.',
+
   // anything unexpected
   STRATOS_INTERNAL: 'An unexpected error inside Stratos; please report it.',
 } as const;

@@ -134,6 +134,44 @@ export const commands: CommandSpec[] = [
   },
 ];
 
+/** `skill install` and `skill uninstall` select agents the same way. */
+const skillAgentOptions: CommandSpec['options'] = {
+  json: jsonOption,
+  agent: {
+    type: 'string',
+    value: 'names',
+    description: 'Comma-separated agents: claude-code, codex, opencode.',
+  },
+  all: {type: 'boolean', description: 'Every supported agent.'},
+};
+
+commands.push(
+  {
+    name: 'skill install',
+    summary: "Link the bundled authoring skill into agents' user skills folders (--agent <names> or --all).",
+    usage: 'stratos skill install (--agent <names> | --all) [--json]',
+    positionals: [],
+    options: skillAgentOptions,
+    load: async () => (await import('./skill.ts')).skillInstallCommand,
+  },
+  {
+    name: 'skill status',
+    summary: 'Show, per agent, whether the skill link is installed, missing, broken or not made by Stratos.',
+    usage: 'stratos skill status [--agent <names>] [--json]',
+    positionals: [],
+    options: {json: jsonOption, agent: skillAgentOptions.agent!},
+    load: async () => (await import('./skill.ts')).skillStatusCommand,
+  },
+  {
+    name: 'skill uninstall',
+    summary: 'Remove the skill links Stratos made; entries it did not make are left and reported.',
+    usage: 'stratos skill uninstall (--agent <names> | --all) [--json]',
+    positionals: [],
+    options: skillAgentOptions,
+    load: async () => (await import('./skill.ts')).skillUninstallCommand,
+  },
+);
+
 export function findCommand(words: readonly string[]): {spec: CommandSpec; consumed: number} | undefined {
   for (const spec of commands) {
     const parts = spec.name.split(' ');
