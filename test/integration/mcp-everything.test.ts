@@ -85,7 +85,7 @@ after(async () => {
   await project.remove();
 });
 
-describe('server-everything', {concurrency: true}, () => {
+describe('server-everything', {concurrency: 3}, () => {
   for (const transport of ['stdio', 'http'] as const) {
     test(`generate, compile and call over ${transport}`, async () => {
       const name = `everything-${transport}`;

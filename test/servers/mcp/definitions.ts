@@ -218,8 +218,10 @@ const schemas: ServerDefinition = {
       outputSchema: {type: 'object', properties: {waitedMs: {type: 'integer'}}, required: ['waitedMs']},
       handler: async (args, ctx) => {
         const ms = typeof args.ms === 'number' ? args.ms : 0;
+        // When it ran (beyond the declared schema): tests tell overlapping calls apart without timing them.
+        const startedAt = Date.now();
         await delay(ms, ctx.signal);
-        return structured({waitedMs: ms});
+        return structured({waitedMs: ms, startedAt, endedAt: Date.now()});
       },
     },
   ],
