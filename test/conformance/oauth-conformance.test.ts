@@ -1,7 +1,7 @@
 // The OAuth client scenarios of @modelcontextprotocol/conformance against the Stratos conformance auth client
 // (oauth-client.ts): the whole auth suite, the client-credentials extension scenarios (SEP-1046) and the draft
-// resource-mismatch and offline-access scenarios. The
-// 2025-03-26 backcompat scenarios are run and reported but not required (see docs/oauth.md for why one fails).
+// resource-mismatch and offline-access scenarios. The 2025-03-26 backcompat scenarios and the cross-app-access
+// extension are not run here (docs/oauth.md records their results and why they fail).
 import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
 import {mkdtemp, rm} from 'node:fs/promises';
