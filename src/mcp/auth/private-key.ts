@@ -5,7 +5,7 @@
  * EdDSA. Messages never quote the key.
  */
 import {createPrivateKey, type KeyObject} from 'node:crypto';
-import {AuthenticationError} from '../../errors/index.ts';
+import {AuthenticationError, registerCredentialSecret} from '../../errors/index.ts';
 
 export interface ClientAssertionKey {
   /** The private key as a JWK (a secret value). */
@@ -42,6 +42,9 @@ export function readClientAssertionKey(
   const type = key.asymmetricKeyType;
   const curve = key.asymmetricKeyDetails?.namedCurve;
   const jwk = key.export({format: 'jwk'}) as Record<string, unknown>;
+  for (const part of ['d', 'p', 'q', 'dp', 'dq', 'qi']) {
+    if (typeof jwk[part] === 'string') registerCredentialSecret(jwk[part]);
+  }
   const usual =
     type === 'rsa'
       ? 'RS256'
