@@ -20,7 +20,8 @@ export interface ResolveAgentMcpOptions {
 /**
  * The between-request credential point: resolves the selected servers' headers and environment now, asking each
  * OAuth server's auth provider for fresh headers (which rechecks expiry and refreshes near-expiry tokens).
- * @throws StratosError STRATOS_CONFIG_* for unresolved references, STRATOS_MCP_AUTH_FAILED for OAuth failures.
+ * @throws StratosError STRATOS_CONFIG_* for unresolved references; AuthenticationError (STRATOS_AUTH_*,
+ *   STRATOS_CREDENTIALS_*) for OAuth failures.
  */
 export async function refreshAgentMcpServers(options: ResolveAgentMcpOptions): Promise<AgentMcpServer[]> {
   const resolved: AgentMcpServer[] = [];

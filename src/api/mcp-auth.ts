@@ -25,6 +25,8 @@ export interface McpLoginResult {
   serverUrl: string;
   authorizationServer: string;
   clientId: string;
+  /** `client_credentials`: a machine client's token request, no browser (docs/oauth.md). */
+  grant: 'authorization_code' | 'client_credentials';
   /** ISO time the access token expires, when the authorization server said. */
   expiresAt: string | undefined;
   scope: string | undefined;
@@ -39,7 +41,8 @@ export interface McpLogoutResult {
 }
 
 /**
- * Signs in to an OAuth MCP server through the browser and stores the credentials.
+ * Signs in to an OAuth MCP server through the browser and stores the credentials; with `grant:
+ * client_credentials`, fetches and stores a new token without any browser.
  *
  * @throws StratosError `STRATOS_MCP_SERVER_UNKNOWN`, `STRATOS_WORKFLOW_*`; AuthenticationError (`STRATOS_AUTH_*`,
  *   `STRATOS_CREDENTIALS_*`).
@@ -65,6 +68,7 @@ export async function loginMcpServer(server: string, options: McpAuthOptions = {
     server,
     workflow: target.workflow.name,
     ...result.identity,
+    grant: target.config.auth.grant ?? 'authorization_code',
     expiresAt: result.expiresAt === undefined ? undefined : new Date(result.expiresAt * 1000).toISOString(),
     scope: result.scope,
   };

@@ -74,7 +74,8 @@ export const errorCodes = {
   // MCP connections, discovery and tool calls
   STRATOS_MCP_SERVER_UNKNOWN: 'The MCP server is not configured in mcp.servers of workflow.yaml.',
   STRATOS_MCP_CONNECT_FAILED: 'Connecting to an MCP server (transport or protocol preparation) failed.',
-  STRATOS_MCP_AUTH_FAILED: 'Authentication with an MCP server failed or is not available.',
+  STRATOS_MCP_AUTH_FAILED:
+    'Deprecated, never raised: MCP OAuth failures are AuthenticationErrors with STRATOS_AUTH_* codes.',
   STRATOS_MCP_DISCOVERY_FAILED: 'Listing the tools of an MCP server for its wrapper failed.',
   STRATOS_MCP_REQUEST_TIMEOUT: 'An MCP request did not complete within its time limit.',
   STRATOS_MCP_CALL_FAILED: 'An MCP tool call failed before it produced a result.',
@@ -175,6 +176,18 @@ export const errorCodes = {
     "An agent's skills folder cannot be read, created or written (permissions, read-only, a broken link).",
   STRATOS_SKILL_BUNDLE_MISSING: 'The bundled skill directory is missing from the Stratos package.',
   STRATOS_SKILL_RECORDS_INVALID: 'The skill ownership records file is malformed; it was left as it is.',
+
+  // MCP OAuth client-credentials grant (machine clients, SEP-1046; nothing is stored from a failed attempt)
+  STRATOS_AUTH_GRANT_UNSUPPORTED:
+    'The authorization server does not offer the client-credentials grant, or not to this client.',
+  STRATOS_AUTH_METHOD_UNSUPPORTED:
+    'The authorization server does not accept the configured client authentication method or signing algorithm.',
+  STRATOS_AUTH_KEY_INVALID:
+    'The private key of a client-credentials configuration cannot sign a client assertion.',
+  STRATOS_AUTH_CLIENT_REJECTED:
+    'The authorization server rejected the client id, client secret or client assertion.',
+  STRATOS_AUTH_TOKEN_REQUEST_FAILED:
+    'A client-credentials token request failed (unreachable server, server error or refused scope).',
 
   // anything unexpected
   STRATOS_INTERNAL: 'An unexpected error inside Stratos; please report it.',

@@ -17,6 +17,7 @@ export {
 } from './field-formats.ts';
 export {formatPath, type LocateTarget, type ManifestLocator, type ManifestPath} from './locate.ts';
 export {mcpServerNamePattern} from './mcp-servers.ts';
+export {clientAssertionAlgorithms} from './oauth-config.ts';
 export {type ManifestParseResult, parseManifest} from './parse-manifest.ts';
 export {manifestFileName, readManifest} from './read-manifest.ts';
 export {otlpProtocols} from './telemetry.ts';

@@ -4,15 +4,9 @@
  */
 import {isScalar, isSeq} from 'yaml';
 import {checkRequiredKeys, fieldLabel, readMapEntries, requireMapping} from './map-entries.ts';
-import {
-  readFixedMapping,
-  readPort,
-  readString,
-  readStringList,
-  readStringMap,
-  readUrl,
-} from './scalar-fields.ts';
-import type {HttpMcpServerConfig, McpServerConfig, OAuthConfig, StdioMcpServerConfig} from './types.ts';
+import {validateOAuth} from './oauth-config.ts';
+import {readFixedMapping, readString, readStringList, readStringMap, readUrl} from './scalar-fields.ts';
+import type {HttpMcpServerConfig, McpServerConfig, StdioMcpServerConfig} from './types.ts';
 import {describeValue, type ManifestEntry, quote, type ValidationContext} from './validation-context.ts';
 
 /** Server names: a letter, then letters, digits, `_` and `-` (they become file names and agent selections). */
@@ -20,15 +14,6 @@ export const mcpServerNamePattern = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 const httpKeys = ['type', 'url', 'headers', 'auth'] as const;
 const stdioKeys = ['type', 'command', 'args', 'env'] as const;
-const oauthKeys = [
-  'type',
-  'clientId',
-  'clientSecret',
-  'scope',
-  'callbackPort',
-  'redirectUri',
-  'clientMetadataUrl',
-] as const;
 
 /** Validates the `mcp` entry and returns `{servers}` when it has no error. */
 export function validateMcp(
@@ -119,45 +104,6 @@ function validateHttpServer(ctx: ValidationContext, server: ManifestEntry): Http
     ...(headers === undefined ? {} : {headers}),
     ...(auth === undefined ? {} : {auth}),
   };
-}
-
-function validateOAuth(ctx: ValidationContext, entry: ManifestEntry): OAuthConfig | undefined {
-  const fields = readFixedMapping(ctx, entry, oauthKeys, "with type 'oauth'");
-  if (fields === undefined) return undefined;
-  const before = ctx.errorCount();
-  const typeEntry = fields.get('type');
-  if (typeEntry === undefined) {
-    checkRequiredKeys(ctx, entry, [], [{name: 'type', hint: "'oauth', the one supported authentication"}]);
-  } else if (!isScalar(typeEntry.value) || typeEntry.value.value !== 'oauth') {
-    ctx.report(
-      'STRATOS_MANIFEST_FIELD_INVALID',
-      `${fieldLabel(typeEntry)} must be 'oauth'; got ${describeValue(typeEntry.value)}. ` +
-        'For a fixed token, use headers with an {env:NAME} reference instead of auth.',
-      typeEntry,
-    );
-  }
-  const config: OAuthConfig = {type: 'oauth'};
-  for (const key of ['clientId', 'clientSecret', 'scope'] as const) {
-    const child = fields.get(key);
-    const value = child === undefined ? undefined : readString(ctx, child, {nonBlank: true});
-    if (value !== undefined) config[key] = value;
-  }
-  const portEntry = fields.get('callbackPort');
-  const port = portEntry === undefined ? undefined : readPort(ctx, portEntry);
-  if (port !== undefined) config.callbackPort = port;
-  const redirectEntry = fields.get('redirectUri');
-  const redirectUri =
-    redirectEntry === undefined
-      ? undefined
-      : readUrl(ctx, redirectEntry, ['http', 'https'], 'http://127.0.0.1:8765/mcp/oauth/callback');
-  if (redirectUri !== undefined) config.redirectUri = redirectUri;
-  const metadataEntry = fields.get('clientMetadataUrl');
-  const metadataUrl =
-    metadataEntry === undefined
-      ? undefined
-      : readUrl(ctx, metadataEntry, ['https'], 'https://example.com/oauth/client.json');
-  if (metadataUrl !== undefined) config.clientMetadataUrl = metadataUrl;
-  return ctx.errorCount() === before ? config : undefined;
 }
 
 function validateStdioServer(

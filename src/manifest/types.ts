@@ -9,8 +9,14 @@ export interface HttpMcpServerConfig {
 
 export interface OAuthConfig {
   type: 'oauth';
+  /** Default `authorization_code` (browser sign-in); `client_credentials` for machine clients (SEP-1046). */
+  grant?: 'authorization_code' | 'client_credentials';
   clientId?: string;
   clientSecret?: string;
+  /** client_credentials only: the `{file:}`/`{env:}` reference of a private key for `private_key_jwt`. */
+  privateKey?: string;
+  /** client_credentials only: the JWS algorithm of the client assertion (default from the key type). */
+  signingAlgorithm?: string;
   scope?: string;
   callbackPort?: number;
   redirectUri?: string;

@@ -2,8 +2,10 @@
 // the MCP server URL. Authorization is Stratos's own OAuth code (discovery, registration preference, browser
 // sign-in through BROWSER and the loopback callback, credential store, refresh); the MCP traffic is the SDK
 // client with the Authorization header Stratos supplies. A 401 or a 403 insufficient_scope challenge during the
-// session leads to a new Stratos sign-in (with the union of the scopes for a step-up), at most twice.
-import {mkdtemp, rm} from 'node:fs/promises';
+// session leads to a new Stratos sign-in (with the union of the scopes for a step-up), at most twice. The
+// client-credentials scenarios (SEP-1046) use `grant: client_credentials` with the secret through an {env:}
+// reference or the private key through an owner-only {file:} reference, as a workflow.yaml would.
+import {mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -20,11 +22,29 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, unknown>;
 const home = await mkdtemp(join(tmpdir(), 'stratos-conformance-'));
 const browser = fileURLToPath(new URL('./oauth-browser.ts', import.meta.url));
-const env = {...process.env, STRATOS_HOME: home, BROWSER: `"${process.execPath}" "${browser}"`};
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  STRATOS_HOME: home,
+  BROWSER: `"${process.execPath}" "${browser}"`,
+};
 
 const config: OAuthConfig = {type: 'oauth'};
+if (scenario.startsWith('auth/client-credentials-')) {
+  config.grant = 'client_credentials';
+  // No browser for a machine client: a sign-in attempt would fail the scenario.
+  env.BROWSER = 'false';
+}
 if (typeof context.client_id === 'string') config.clientId = context.client_id;
-if (typeof context.client_secret === 'string') config.clientSecret = context.client_secret;
+if (typeof context.client_secret === 'string') {
+  env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
+  config.clientSecret = '{env:CONFORMANCE_CLIENT_SECRET}';
+}
+if (typeof context.private_key_pem === 'string') {
+  const keyFile = join(home, 'client-key.pem');
+  await writeFile(keyFile, context.private_key_pem, {mode: 0o600});
+  config.privateKey = `{file:${keyFile}}`;
+  if (typeof context.signing_algorithm === 'string') config.signingAlgorithm = context.signing_algorithm;
+}
 if (scenario === 'auth/basic-cimd')
   config.clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
 

@@ -15,12 +15,16 @@ export const mcpLoginCommand: CommandHandler = async (command, context) => {
   });
   const expiry =
     result.expiresAt === undefined ? 'no expiry given' : `access token valid until ${result.expiresAt}`;
+  const done =
+    result.grant === 'client_credentials'
+      ? `Fetched a client-credentials token for MCP server '${server}'`
+      : `Signed in to MCP server '${server}'`;
   return {
     ok: true,
-    message: `Signed in to MCP server '${server}'`,
+    message: done,
     data: result,
     warnings: [],
-    human: `Signed in to MCP server '${server}' (${result.serverUrl}) of workflow '${result.workflow}'; ${expiry}.\n`,
+    human: `${done} (${result.serverUrl}) of workflow '${result.workflow}'; ${expiry}.\n`,
   };
 };
 

@@ -1,7 +1,9 @@
 /**
  * The one credential-management flow shared by workflow-start authentication, direct connections, the
  * between-request refresh and `stratos mcp login`: discover the authorization server, check the first-use binding
- * of a supplied client secret, then reuse a fresh stored token, refresh a near-expiry one, or sign in.
+ * of a supplied client secret, then reuse a fresh stored token, refresh a near-expiry one, or sign in. With
+ * `grant: client_credentials` the last step is the machine client's token request instead (client-credentials.ts):
+ * a stored token with lifetime left is reused, otherwise a new one is fetched, never with a browser.
  */
 import type {StoredOAuthClientInformation} from '@modelcontextprotocol/client';
 import {AuthenticationError} from '../../errors/index.ts';
@@ -14,6 +16,7 @@ import {
   identityOf,
   sameIdentity,
 } from '../credentials/index.ts';
+import {authenticateWithClientCredentials} from './client-credentials.ts';
 import {type AuthorizationDiscovery, discoverAuthorization} from './discovery.ts';
 import {createOAuthFetch} from './oauth-fetch.ts';
 import {type OAuthSettings, resolveOAuthSettings} from './oauth-settings.ts';
@@ -35,7 +38,10 @@ export interface AuthenticateMcpServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Cancels discovery, refresh and a pending sign-in. */
   signal?: AbortSignal | undefined;
-  /** `use` (default): reuse, refresh or sign in. `login`: always sign in anew (explicit `stratos mcp login`). */
+  /**
+   * `use` (default): reuse, refresh or sign in. `login`: always sign in anew (explicit `stratos mcp login`); for
+   * the client-credentials grant, always fetch a new token.
+   */
   mode?: 'use' | 'login';
   onNotice?: ((message: string) => void) | undefined;
   /** Told every credential value that leaves the store (the invocation's telemetry redacts it). */
@@ -49,8 +55,8 @@ export interface AuthenticatedMcpServer {
   /** Unix seconds; undefined when the authorization server gave no lifetime. */
   expiresAt: number | undefined;
   scope: string | undefined;
-  /** How the token was obtained. */
-  source: 'stored' | 'refreshed' | 'refreshed-elsewhere' | 'signed-in';
+  /** How the token was obtained (`fetched`: a client-credentials token request; `-elsewhere`: another process). */
+  source: 'stored' | 'refreshed' | 'refreshed-elsewhere' | 'signed-in' | 'fetched' | 'fetched-elsewhere';
 }
 
 /**
@@ -70,8 +76,6 @@ export async function authenticateMcpServer(
   });
   const fetchFn = createOAuthFetch(options.signal);
   const discovery = await discoverAuthorization(serverUrl, {server, fetchFn});
-  const record = await findClientRecord(store, settings, discovery, server);
-
   const result = (
     found: CredentialRecord,
     source: AuthenticatedMcpServer['source'],
@@ -87,6 +91,23 @@ export async function authenticateMcpServer(
     };
   };
 
+  if (settings.grant === 'client_credentials') {
+    const obtained = await authenticateWithClientCredentials({
+      server,
+      serverUrl,
+      settings,
+      discovery,
+      store,
+      fetchFn,
+      signal: options.signal,
+      mode: options.mode ?? 'use',
+      usable: (record) => hasLifetime(record),
+    });
+    assertLifetime(obtained.record, server);
+    return result(obtained.record, obtained.source);
+  }
+
+  const record = await findClientRecord(store, settings, discovery, server);
   if (options.mode !== 'login' && record?.accessToken !== undefined) {
     if (hasLifetime(record)) return result(record, 'stored');
     if (record.refreshToken !== undefined) {

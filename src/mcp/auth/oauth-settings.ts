@@ -1,16 +1,22 @@
 /**
- * `auth: {type: oauth, ...}` of an HTTP MCP server, checked and resolved: the client secret's `{env:}`/`{file:}`
- * references are read, and the callback address is worked out from `callbackPort` and `redirectUri`.
+ * `auth: {type: oauth, ...}` of an HTTP MCP server, checked and resolved: the client secret's and private key's
+ * `{env:}`/`{file:}` references are read, and the callback address is worked out from `callbackPort` and
+ * `redirectUri`.
  */
 import {resolveReferences} from '../../config/index.ts';
-import {AuthenticationError} from '../../errors/index.ts';
+import {AuthenticationError, registerCredentialSecret} from '../../errors/index.ts';
 import type {OAuthConfig} from '../../manifest/index.ts';
 import {defaultCallbackPath} from './loopback-callback.ts';
 
 export interface OAuthSettings {
+  /** `client_credentials`: a machine client, no browser (see client-credentials.ts). */
+  grant: 'authorization_code' | 'client_credentials';
   clientId: string | undefined;
   /** The resolved secret value (never shown anywhere). */
   clientSecret: string | undefined;
+  /** client_credentials: the resolved private key text (PEM or JWK JSON; never shown anywhere). */
+  privateKey: string | undefined;
+  signingAlgorithm: string | undefined;
   scope: string | undefined;
   clientMetadataUrl: string | undefined;
   /** Port the callback listener binds on 127.0.0.1; 0 for a free one. */
@@ -46,14 +52,24 @@ export async function resolveOAuthSettings(
   if (config.clientSecret !== undefined && config.clientId === undefined) {
     throw invalid('clientSecret is set without clientId. Add the clientId the secret belongs to.');
   }
-  const clientSecret =
-    config.clientSecret === undefined
-      ? undefined
-      : await resolveReferences(config.clientSecret, {
-          directory: options.directory,
-          field: `clientSecret of the ${where}`,
-          ...(options.env === undefined ? {} : {env: options.env}),
-        });
+  const grant = config.grant ?? 'authorization_code';
+  if (grant === 'client_credentials') checkClientCredentialsConfig(config, invalid);
+  else if (config.privateKey !== undefined) {
+    throw invalid("privateKey is used only with 'grant: client_credentials'.");
+  }
+  const resolve = async (key: 'clientSecret' | 'privateKey') => {
+    const value = config[key];
+    if (value === undefined) return undefined;
+    const resolved = await resolveReferences(value, {
+      directory: options.directory,
+      field: `${key} of the ${where}`,
+      ...(options.env === undefined ? {} : {env: options.env}),
+    });
+    registerCredentialSecret(resolved);
+    return resolved;
+  };
+  const clientSecret = await resolve('clientSecret');
+  const privateKey = await resolve('privateKey');
   if (config.clientMetadataUrl !== undefined && !isHttpsDocumentUrl(config.clientMetadataUrl)) {
     throw invalid('clientMetadataUrl must be an https URL with a path (a Client ID Metadata Document).');
   }
@@ -85,8 +101,11 @@ export async function resolveOAuthSettings(
     redirectUri = `http://127.0.0.1:${config.callbackPort}${defaultCallbackPath}`;
   }
   return {
+    grant,
     clientId: config.clientId,
     clientSecret,
+    privateKey,
+    signingAlgorithm: config.signingAlgorithm,
     scope: config.scope,
     clientMetadataUrl: config.clientMetadataUrl,
     callbackPort,
@@ -101,5 +120,35 @@ function isHttpsDocumentUrl(value: string): boolean {
     return url.protocol === 'https:' && url.pathname !== '/';
   } catch {
     return false;
+  }
+}
+
+/** A value that is exactly one `{env:NAME}` or `{file:path}` reference. */
+const singleReferencePattern = /^\{(env|file):[^{}]+\}$/;
+
+/**
+ * The client-credentials rules of the manifest validator, again for settings built in code: a client id, one
+ * credential, each only as a reference, no browser settings.
+ */
+function checkClientCredentialsConfig(
+  config: OAuthConfig,
+  invalid: (problem: string) => AuthenticationError,
+): void {
+  if (config.clientId === undefined) {
+    throw invalid("'grant: client_credentials' needs the clientId the authorization server registered.");
+  }
+  if ((config.clientSecret === undefined) === (config.privateKey === undefined)) {
+    throw invalid("'grant: client_credentials' needs exactly one of clientSecret and privateKey.");
+  }
+  for (const key of ['clientSecret', 'privateKey'] as const) {
+    const value = config[key];
+    if (value !== undefined && !singleReferencePattern.test(value.trim())) {
+      throw invalid(`${key} must be one {env:NAME} or {file:path} reference, never the secret itself.`);
+    }
+  }
+  for (const key of ['callbackPort', 'redirectUri', 'clientMetadataUrl'] as const) {
+    if (config[key] !== undefined) {
+      throw invalid(`${key} belongs to the browser sign-in, which 'grant: client_credentials' does not use.`);
+    }
   }
 }

@@ -43,8 +43,8 @@ export interface McpServerConnection {
  * code calls the generated factory instead.
  *
  * @throws StratosError `STRATOS_RUNTIME_NO_CONTEXT` outside a running workflow, `STRATOS_MCP_SERVER_UNKNOWN`,
- *   `STRATOS_CONFIG_*` for unresolvable references, `STRATOS_MCP_AUTH_FAILED`, `STRATOS_MCP_CONNECT_FAILED`,
- *   `STRATOS_MCP_REQUEST_TIMEOUT`.
+ *   `STRATOS_CONFIG_*` for unresolvable references, `STRATOS_MCP_CONNECT_FAILED`, `STRATOS_MCP_REQUEST_TIMEOUT`;
+ *   AuthenticationError (`STRATOS_AUTH_*`, `STRATOS_CREDENTIALS_*`) for an OAuth server.
  * @example
  * const connection = await connectMcpServer({server: 'github', tools});
  * const result = await connection.callTool('get_me', {});

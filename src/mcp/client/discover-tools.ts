@@ -28,8 +28,9 @@ export interface DiscoveredMcpTools {
 /**
  * Lists the tools a server shows this user now.
  *
- * @throws StratosError `STRATOS_CONFIG_*`, `STRATOS_MCP_AUTH_FAILED`, `STRATOS_MCP_CONNECT_FAILED`,
- *   `STRATOS_MCP_REQUEST_TIMEOUT`, `STRATOS_MCP_DISCOVERY_FAILED`.
+ * @throws StratosError `STRATOS_CONFIG_*`, `STRATOS_MCP_CONNECT_FAILED`, `STRATOS_MCP_REQUEST_TIMEOUT`,
+ *   `STRATOS_MCP_DISCOVERY_FAILED`; AuthenticationError (`STRATOS_AUTH_*`, `STRATOS_CREDENTIALS_*`) for an OAuth
+ *   server.
  */
 export async function discoverMcpTools(options: DiscoverMcpToolsOptions): Promise<DiscoveredMcpTools> {
   const timeoutMs = resolveMcpRequestTimeoutMs(options.env);

@@ -24,7 +24,8 @@ export interface ResolveTransportOptions {
 /**
  * Resolves headers or environment values and asks the auth provider for its headers.
  *
- * @throws StratosError `STRATOS_CONFIG_*` for a reference that cannot be resolved, `STRATOS_MCP_AUTH_FAILED`.
+ * @throws StratosError `STRATOS_CONFIG_*` for a reference that cannot be resolved; AuthenticationError
+ *   (`STRATOS_AUTH_*`, `STRATOS_CREDENTIALS_*`) from the OAuth provider.
  */
 export async function resolveMcpTransport(
   config: McpServerConfig,

@@ -4,7 +4,9 @@
  * single-use codes, 1-hour access tokens (changeable per test), refresh tokens rotated on every use (a replayed one
  * revokes the grant), loopback redirects on any port (native clients), scopes mcp:read and mcp:write for the MCP
  * resource. Login and consent are plain HTML forms that a real browser fills in. Every token-endpoint request is
- * counted by grant type.
+ * counted by grant type. With `clientCredentials`, the client-credentials grant of machine clients (SEP-1046) is
+ * enabled for pre-registered clients (client_secret_basic or private_key_jwt with their `jwks`);
+ * `clientAuthMethods` limits the token-endpoint authentication methods it advertises and accepts.
  */
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http';
 import type {AddressInfo} from 'node:net';
@@ -40,6 +42,10 @@ export interface StartAuthorizationServerOptions {
   resource: () => string;
   /** Pre-registered clients (oidc-provider client metadata), such as a confidential client with a secret. */
   clients?: Record<string, unknown>[];
+  /** Enables (and advertises) the client_credentials grant. */
+  clientCredentials?: boolean;
+  /** The token-endpoint authentication methods (default: oidc-provider's). */
+  clientAuthMethods?: string[];
 }
 
 export async function startAuthorizationServer(
@@ -58,7 +64,11 @@ export async function startAuthorizationServer(
     scopes: ['openid', 'offline_access', ...mcpScopes],
     cookies: {keys: ['stratos-test-cookie-key']},
     pkce: {required: () => true},
+    ...(options.clientAuthMethods === undefined
+      ? {}
+      : {clientAuthMethods: options.clientAuthMethods as never}),
     features: {
+      clientCredentials: {enabled: options.clientCredentials === true},
       registration: {enabled: true},
       devInteractions: {enabled: false},
       revocation: {enabled: true},

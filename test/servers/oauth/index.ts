@@ -28,6 +28,9 @@ export interface OAuthTestServers {
 
 export interface StartOAuthServersOptions {
   clients?: Record<string, unknown>[];
+  /** Enables the client_credentials grant (SEP-1046) for the pre-registered clients. */
+  clientCredentials?: boolean;
+  clientAuthMethods?: string[];
 }
 
 export async function startOAuthServers(options: StartOAuthServersOptions = {}): Promise<OAuthTestServers> {
@@ -35,6 +38,8 @@ export async function startOAuthServers(options: StartOAuthServersOptions = {}):
   const as = await startAuthorizationServer({
     resource: () => rs!.url,
     ...(options.clients ? {clients: options.clients} : {}),
+    ...(options.clientCredentials === undefined ? {} : {clientCredentials: options.clientCredentials}),
+    ...(options.clientAuthMethods === undefined ? {} : {clientAuthMethods: options.clientAuthMethods}),
   });
   let current = as;
   rs = await startResourceServer({issuer: () => current.issuer, provider: () => current.provider});

@@ -3,7 +3,8 @@
  * protected resource whose 401 carries `WWW-Authenticate: Bearer resource_metadata="…", scope="mcp:read mcp:write"`,
  * protected-resource metadata naming the authorization server, stateless 2025-era Streamable HTTP (no session,
  * GET /mcp is 405, versions 2025-06-18, 2025-03-26, 2024-11-05), and the credential checked on every request.
- * Tokens are verified against the in-process authorization server. Every bearer token seen is recorded.
+ * Tokens are verified against the in-process authorization server (user tokens and client-credentials tokens,
+ * whose subject is the client id). Every bearer token seen is recorded.
  */
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http';
 import type {AddressInfo} from 'node:net';
@@ -135,13 +136,16 @@ export async function startResourceServer(options: {
   async function verify(header: string | undefined): Promise<string | undefined> {
     const token = /^Bearer (.+)$/.exec(header ?? '')?.[1];
     if (token === undefined) return undefined;
-    const found = await options.provider().AccessToken.find(token);
+    const provider = options.provider();
+    const user = await provider.AccessToken.find(token);
+    const machine = user === undefined ? await provider.ClientCredentials.find(token) : undefined;
+    const found = user ?? machine;
     if (found === undefined || found.isExpired) return undefined;
     const audience = (found as {aud?: string | string[]}).aud;
     const audiences = Array.isArray(audience) ? audience : [audience];
     if (!audiences.includes(url)) return undefined;
     acceptedTokens.push(token);
-    return found.accountId;
+    return user?.accountId ?? `client:${machine!.clientId}`;
   }
 
   return {

@@ -275,3 +275,80 @@ test('several servers with problems are all reported', () => {
     ['mcp.servers.a.url', 'mcp.servers.b.command', 'mcp.servers.c.url', 'mcp.servers.d.type'],
   );
 });
+
+test('the client-credentials grant needs clientId and one credential, each only as a reference', () => {
+  const valid = withServer(
+    'type: http',
+    'url: https://x.example',
+    'auth:',
+    '  type: oauth',
+    '  grant: client_credentials',
+    '  clientId: ci',
+    '  privateKey: "{file:~/.stratos/secrets/ci.pem}"',
+    '  signingAlgorithm: ES256',
+    '  scope: mcp:read',
+  );
+  assertValid(valid);
+  const server = valid.manifest?.mcp?.servers.s;
+  assert.deepEqual(server?.type === 'http' ? server.auth : undefined, {
+    type: 'oauth',
+    grant: 'client_credentials',
+    clientId: 'ci',
+    privateKey: '{file:~/.stratos/secrets/ci.pem}',
+    signingAlgorithm: 'ES256',
+    scope: 'mcp:read',
+  });
+  assertValid(
+    withServer(
+      'type: http',
+      'url: https://x.example',
+      'auth: {type: oauth, grant: client_credentials, clientId: ci, clientSecret: "{env:CI_SECRET}"}',
+    ),
+  );
+  const cases: [string, string, string][] = [
+    [
+      'grant: password, clientId: ci, clientSecret: "{env:S}"',
+      'STRATOS_MANIFEST_FIELD_INVALID',
+      'auth.grant',
+    ],
+    ['grant: client_credentials, clientSecret: "{env:S}"', 'STRATOS_MANIFEST_FIELD_MISSING', 'auth.clientId'],
+    ['grant: client_credentials, clientId: ci', 'STRATOS_MANIFEST_FIELD_MISSING', 'auth'],
+    [
+      'grant: client_credentials, clientId: ci, clientSecret: "{env:S}", privateKey: "{env:K}"',
+      'STRATOS_MANIFEST_FIELD_INVALID',
+      'auth.privateKey',
+    ],
+    [
+      'grant: client_credentials, clientId: ci, clientSecret: hunter2-inline',
+      'STRATOS_MANIFEST_FIELD_INVALID',
+      'auth.clientSecret',
+    ],
+    [
+      'grant: client_credentials, clientId: ci, clientSecret: "Basic {env:S}"',
+      'STRATOS_MANIFEST_FIELD_INVALID',
+      'auth.clientSecret',
+    ],
+    [
+      'grant: client_credentials, clientId: ci, clientSecret: "{env:S}", callbackPort: 8765',
+      'STRATOS_MANIFEST_FIELD_INVALID',
+      'auth.callbackPort',
+    ],
+    [
+      'grant: client_credentials, clientId: ci, clientSecret: "{env:S}", signingAlgorithm: ES256',
+      'STRATOS_MANIFEST_FIELD_INVALID',
+      'auth.signingAlgorithm',
+    ],
+    [
+      'grant: client_credentials, clientId: ci, privateKey: "{env:K}", signingAlgorithm: HS256',
+      'STRATOS_MANIFEST_FIELD_INVALID',
+      'auth.signingAlgorithm',
+    ],
+    ['clientId: ci, privateKey: "{env:K}"', 'STRATOS_MANIFEST_FIELD_INVALID', 'auth.privateKey'],
+  ];
+  for (const [fields, code, path] of cases) {
+    const result = withServer('type: http', 'url: https://x.example', `auth: {type: oauth, ${fields}}`);
+    const diagnostic = onlyDiagnostic(result, code);
+    assert.equal(diagnostic.path, `mcp.servers.s.${path}`, fields);
+    assert.doesNotMatch(diagnostic.message, /hunter2-inline/, 'a diagnostic never quotes a secret');
+  }
+});
