@@ -20,8 +20,8 @@ export interface ViewEvent {
 
 export interface ViewSpan {
   spanId: string;
-  /** The span it hangs under, when that span is in this run. */
-  parentSpanId?: string;
+  /** The span it hangs under (which may be missing from the run's records). */
+  parentSpanId?: string | undefined;
   /** 0 for a top-level workflow, one more per level of nesting. */
   depth: number;
   /** `workflow` or the operation kind (`mcp.call`, `agent.execute`, `agent.model` ...). */
@@ -65,9 +65,10 @@ export function buildRunView(events: readonly EventRecord[]): RunView {
   const spanFor = (event: EventRecord): ViewSpan => {
     let span = spans.get(event.spanId);
     if (span === undefined) {
+      // One object shape for every span (no conditional spreads): tens of thousands are made per page load.
       span = {
         spanId: event.spanId,
-        ...(event.parentSpanId === undefined ? {} : {parentSpanId: event.parentSpanId}),
+        parentSpanId: event.parentSpanId,
         depth: 0,
         kind: event.kind ?? 'workflow',
         name: event.name ?? `workflow ${event.workflow}`,

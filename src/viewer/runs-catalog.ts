@@ -64,10 +64,18 @@ export class RunsCatalog {
   async detail(runId: string): Promise<CatalogRunDetail | undefined> {
     const stored = (await this.#stored()).find((s) => s.record.runId === runId);
     if (stored === undefined) return undefined;
+    const version = await this.#version(stored);
     const {events, unreadableLines} = await readRunEvents(stored.directory);
+    const cached = this.#usage.get(stored.directory);
+    let usage: TokenUsage;
+    if (cached !== undefined && cached.version === version) usage = cached.usage;
+    else {
+      usage = totalUsage(buildRunTree(events));
+      if (version !== undefined) this.#usage.set(stored.directory, {version, usage});
+    }
     const {record} = stored;
     return {
-      run: summarize(stored, totalUsage(buildRunTree(events))),
+      run: summarize(stored, usage),
       record: {
         workflow: record.workflow,
         input: record.input,
@@ -88,14 +96,19 @@ export class RunsCatalog {
     return all.filter((s) => s.workspacePath === workspacePath || s.record.runId === includeRunId);
   }
 
-  async #usageOf(stored: StoredRun): Promise<TokenUsage> {
-    let version: string;
+  /** Size and modification time of the run's events.jsonl; undefined when it cannot be read. */
+  async #version(stored: StoredRun): Promise<string | undefined> {
     try {
       const facts = await stat(join(stored.directory, EVENTS_FILE));
-      version = `${facts.size}:${facts.mtimeMs}`;
+      return `${facts.size}:${facts.mtimeMs}`;
     } catch {
-      return {};
+      return undefined;
     }
+  }
+
+  async #usageOf(stored: StoredRun): Promise<TokenUsage> {
+    const version = await this.#version(stored);
+    if (version === undefined) return {};
     const cached = this.#usage.get(stored.directory);
     if (cached?.version === version) return cached.usage;
     try {
