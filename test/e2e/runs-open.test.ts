@@ -312,6 +312,9 @@ test('the page lists finished, failed and crashed runs, filters them, and shows 
     assert.match((await tab.textContent('#details #error'))!, /Workflow 'child' failed: child gave up/);
     assert.match((await tab.textContent('#details #error'))!, /Caused by: Error: the disk is on fire/);
     assert.equal(await tab.textContent('#waterfall-rows .row[data-state=error] .mark'), 'failed');
+    // The screenshot of docs/telemetry.md: STRATOS_TEST_SCREENSHOT=docs/images/runs-page.png.
+    const screenshot = process.env.STRATOS_TEST_SCREENSHOT;
+    if (screenshot !== undefined) await tab.screenshot({path: screenshot});
 
     // Recorded text is text: the console line and the tool arguments hold markup that must not run.
     await tab.click('#waterfall-rows .row[data-kind=workflow][data-depth="0"]');

@@ -42,7 +42,7 @@ export function createWaterfall(
       ticks.map((tick) =>
         element('span', {
           className: 'tick',
-          text: formatDuration(tick),
+          text: tick === 0 ? '0' : formatDuration(tick),
           style: {left: `${(tick / total) * 100}%`},
         }),
       ),
@@ -138,10 +138,15 @@ export function createWaterfall(
             title: `${span.name}: ${span.end === undefined ? 'no end recorded' : formatDuration(span.durationMs)}`,
           }),
           element('span', {
-            className: left + width > 80 ? 'duration inside' : 'duration',
+            className: width >= 12 ? 'duration inside' : 'duration',
             text: span.end === undefined ? 'no end recorded' : formatDuration(span.durationMs),
+            // Inside a wide bar, else beside it: after it, or before it near the right edge.
             style:
-              left + width > 80 ? {right: `${100 - left - width + 0.5}%`} : {left: `${left + width + 0.5}%`},
+              width >= 12
+                ? {right: `${100 - left - width + 0.5}%`}
+                : left + width > 80
+                  ? {right: `${100 - left + 0.5}%`}
+                  : {left: `${left + width + 0.5}%`},
           }),
         ]),
       ],
