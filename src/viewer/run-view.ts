@@ -169,3 +169,40 @@ function flatten(order: readonly ViewSpan[], spans: ReadonlyMap<string, ViewSpan
   }
   return out;
 }
+
+/**
+ * Token usage summed over the view as `stratos runs show` sums it (`totalUsage` of the run tree): at the
+ * innermost level that reported it, so an agent's total and its model calls' usage are not added twice.
+ * A point event with usage (Codex's `agent.usage`) is a leaf under its span. Counts no span reported stay absent.
+ */
+export function usageOfView(view: RunView): {inputTokens?: number; outputTokens?: number} {
+  const total: {inputTokens?: number; outputTokens?: number} = {};
+  const add = (attributes: Record<string, unknown> | undefined) => {
+    const input = attributes?.['gen_ai.usage.input_tokens'];
+    const output = attributes?.['gen_ai.usage.output_tokens'];
+    if (typeof input === 'number') total.inputTokens = (total.inputTokens ?? 0) + input;
+    if (typeof output === 'number') total.outputTokens = (total.outputTokens ?? 0) + output;
+  };
+  const reports = (attributes: Record<string, unknown> | undefined) =>
+    typeof attributes?.['gen_ai.usage.input_tokens'] === 'number' ||
+    typeof attributes?.['gen_ai.usage.output_tokens'] === 'number';
+  // Pre-order: a span's subtree is the `descendants` spans after it. Walk backwards so children come first.
+  const below = new Array<boolean>(view.spans.length).fill(false);
+  for (let index = view.spans.length - 1; index >= 0; index--) {
+    const span = view.spans[index]!;
+    let childUsage = false;
+    for (const event of span.events) {
+      if (reports(event.attributes)) {
+        add(event.attributes);
+        childUsage = true;
+      }
+    }
+    for (let child = index + 1; child <= index + span.descendants; child++) {
+      if (below[child] === true) childUsage = true;
+    }
+    const own = reports(span.attributes);
+    if (own && !childUsage) add(span.attributes);
+    below[index] = own || childUsage;
+  }
+  return total;
+}

@@ -14,7 +14,7 @@ import {
   type TokenUsage,
   totalUsage,
 } from '../telemetry/artifacts/run-store.ts';
-import {buildRunView, type RunView} from './run-view.ts';
+import {buildRunView, type RunView, usageOfView} from './run-view.ts';
 
 export interface CatalogScope {
   home: string;
@@ -66,13 +66,9 @@ export class RunsCatalog {
     if (stored === undefined) return undefined;
     const version = await this.#version(stored);
     const {events, unreadableLines} = await readRunEvents(stored.directory);
-    const cached = this.#usage.get(stored.directory);
-    let usage: TokenUsage;
-    if (cached !== undefined && cached.version === version) usage = cached.usage;
-    else {
-      usage = totalUsage(buildRunTree(events));
-      if (version !== undefined) this.#usage.set(stored.directory, {version, usage});
-    }
+    const view = buildRunView(events);
+    const usage = usageOfView(view);
+    if (version !== undefined) this.#usage.set(stored.directory, {version, usage});
     const {record} = stored;
     return {
       run: summarize(stored, usage),
@@ -84,7 +80,7 @@ export class RunsCatalog {
         ...(record.diagnostics === undefined ? {} : {diagnostics: record.diagnostics}),
         ...(record.endedAt === undefined ? {} : {endedAt: record.endedAt}),
       },
-      view: buildRunView(events),
+      view,
       unreadableEvents: unreadableLines,
     };
   }

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import type {EventRecord} from '../../../src/telemetry/artifacts/run-record.ts';
-import {buildRunView} from '../../../src/viewer/run-view.ts';
+import {buildRunTree, totalUsage} from '../../../src/telemetry/artifacts/run-store.ts';
+import {buildRunView, usageOfView} from '../../../src/viewer/run-view.ts';
 
 let seq = 0;
 function record(
@@ -86,4 +87,43 @@ test('an end without a start is placed by its duration; unreachable spans still 
   assert.equal(decide.start, t0 + 60);
   assert.equal(view.startMs, t0);
   assert.deepEqual(view.spans.map((s) => s.name).sort(), ['decide', 'p', 'q']);
+});
+
+test('usage is summed at the innermost level that reported it, exactly as runs show sums it', () => {
+  const usage = (input: number, output: number) => ({
+    'gen_ai.usage.input_tokens': input,
+    'gen_ai.usage.output_tokens': output,
+  });
+  const events = [
+    record('workflow.start', 'w', 0),
+    record('operation.start', 'a1', 1, {parentSpanId: 'w', kind: 'agent.execute', name: 'agent a'}),
+    record('operation.start', 'm1', 2, {parentSpanId: 'a1', kind: 'agent.model', name: 'chat'}),
+    record('operation.end', 'm1', 3, {
+      parentSpanId: 'a1',
+      kind: 'agent.model',
+      status: 'ok',
+      attributes: usage(10, 5),
+    }),
+    record('operation.end', 'a1', 4, {
+      parentSpanId: 'w',
+      kind: 'agent.execute',
+      status: 'ok',
+      attributes: usage(99, 99),
+    }),
+    record('operation.start', 'a2', 5, {parentSpanId: 'w', kind: 'agent.execute', name: 'agent b'}),
+    record('event', 'a2', 6, {name: 'agent.usage', attributes: usage(20, 10)}),
+    record('operation.end', 'a2', 7, {parentSpanId: 'w', kind: 'agent.execute', status: 'ok'}),
+    record('operation.start', 'd', 8, {parentSpanId: 'w', kind: 'decision', name: 'decide'}),
+    record('operation.end', 'd', 9, {
+      parentSpanId: 'w',
+      kind: 'decision',
+      status: 'ok',
+      attributes: {'gen_ai.usage.input_tokens': 7},
+    }),
+    record('workflow.end', 'w', 10, {status: 'ok'}),
+  ];
+  const expected = totalUsage(buildRunTree(events));
+  assert.deepEqual(expected, {inputTokens: 37, outputTokens: 15});
+  assert.deepEqual(usageOfView(buildRunView(events)), expected);
+  assert.deepEqual(usageOfView(buildRunView(events.slice(0, 2))), {}, 'nothing reported: nothing invented');
 });
