@@ -12,9 +12,9 @@ export interface RunsPageProcess {
 
 export function startRunsPage(
   args: readonly string[],
-  options: {cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number},
+  options: {cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; bin?: string},
 ): Promise<RunsPageProcess> {
-  const child = spawn(process.execPath, [cliPath, 'runs', 'open', ...args], {
+  const child = spawn(process.execPath, [options.bin ?? cliPath, 'runs', 'open', ...args], {
     cwd: options.cwd,
     env: {...cleanEnv(), ...options.env},
     stdio: ['ignore', 'pipe', 'pipe'],
