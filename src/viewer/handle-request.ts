@@ -46,6 +46,9 @@ export async function handleRequest(
   }
   const raw = (request.url ?? '').split('?')[0]!;
   const prefix = `/${context.token}/`;
+  if (raw.length === prefix.length - 1 && matchesToken(`${raw}/`, prefix)) {
+    return send(response, 308, 'The runs page is one folder down.', {Location: prefix});
+  }
   if (!matchesToken(raw, prefix)) {
     return send(
       response,

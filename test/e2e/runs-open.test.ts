@@ -398,6 +398,9 @@ test('requests without the token, with another Host, with .. or encoded separato
       assert.equal(refused.status, 400, path);
       assert.doesNotMatch(refused.body, /runId|"path"/, path);
     }
+    const folder = await rawGet(page.url, base.slice(0, -1));
+    assert.equal(folder.status, 308);
+    assert.equal(folder.headers.location, base);
     assert.equal((await rawGet(page.url, `${base}api/runs/not-a-run`)).status, 404);
     assert.equal((await rawGet(page.url, `${base}run.json`)).status, 404);
     assert.equal((await rawGet(page.url, `${base}api/runs`, {host: 'evil.example'})).status, 403);
