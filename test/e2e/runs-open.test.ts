@@ -451,6 +451,25 @@ test('BROWSER opens the printed URL; a named run opens directly; --port is honou
     assert.equal(missing.json.error.code, 'STRATOS_RUNS_NOT_FOUND');
     const badPort = await project.cli(['runs', 'open', '--port', 'http', '--json']);
     assert.equal(badPort.json.error.code, 'STRATOS_CLI_USAGE');
+
+    // A browser that cannot be started is a warning: the page is served all the same.
+    const noBrowser = await startRunsPage(['--json'], {
+      cwd: project.cwd,
+      env: {...project.env, BROWSER: '/nonexistent/browser-command'},
+    });
+    assert.equal((await rawGet(noBrowser.url, `${new URL(noBrowser.url).pathname}api/runs`)).status, 200);
+    const warnedBy = Date.now() + 30_000;
+    while (!noBrowser.stderr().includes('browser could not be opened') && Date.now() < warnedBy)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const warned = await noBrowser.stop();
+    assert.equal(warned.exitCode, 0, warned.stderr);
+    assert.match(warned.stderr, /The browser could not be opened for the runs page .*browser-command/);
+    const envelope = JSON.parse(warned.stdout);
+    assert.equal(envelope.data.browserOpened, false);
+    assert.deepEqual(
+      envelope.warnings.map((w: {code: string}) => w.code),
+      ['STRATOS_VIEWER_BROWSER_FAILED'],
+    );
   } finally {
     const stopped = await page.stop();
     assert.equal(stopped.exitCode, 0, stopped.stderr);

@@ -6,6 +6,8 @@ import {cleanEnv, cliPath} from './run-cli.ts';
 export interface RunsPageProcess {
   url: string;
   child: ChildProcess;
+  /** What it printed on stderr so far. */
+  stderr(): string;
   /** Sends SIGINT and resolves with what the command printed and its exit code. */
   stop(): Promise<{exitCode: number | null; stdout: string; stderr: string}>;
 }
@@ -34,6 +36,7 @@ export function startRunsPage(
         resolve({
           url: match[1]!,
           child,
+          stderr: () => stderr,
           stop: async () => {
             child.kill('SIGINT');
             const exitCode = await closed;

@@ -56,11 +56,14 @@ function renderRun(detail: RunDetail): void {
     formatTokens(run.usage) === '' ? '' : `tokens ${formatTokens(run.usage)}`,
     run.runId,
   ].filter((text) => text !== '');
+  const reload = element('button', {text: 'Reload', attributes: {type: 'button', id: 'reload'}});
+  reload.addEventListener('click', () => void route());
   const header = element('div', {className: 'run-head'}, [
     element('a', {text: '← runs', attributes: {href: '#/'}}),
     element('h1', {text: run.workflow}),
     element('span', {className: `badge status-${run.status}`, text: status, attributes: {id: 'run-status'}}),
     element('span', {className: 'dim', text: facts.join(' · ')}),
+    reload,
   ]);
   const notes: HTMLElement[] = [];
   if (run.error !== undefined)
