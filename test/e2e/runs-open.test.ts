@@ -475,3 +475,36 @@ test('BROWSER opens the printed URL; a named run opens directly; --port is honou
     assert.equal(stopped.exitCode, 0, stopped.stderr);
   }
 });
+
+test('the page shows the runs of its directory only, every directory with --all', async () => {
+  const elsewhere = join(project.cwd, '..');
+  const runId = parentRun.runDirectory.split('/').pop()!;
+  const local = await startRunsPage(['--no-browser'], {cwd: elsewhere, env: project.env});
+  try {
+    const base = new URL(local.url).pathname;
+    const listed = JSON.parse((await rawGet(local.url, `${base}api/runs`)).body);
+    assert.deepEqual(listed.runs, []);
+    assert.deepEqual(listed.scope, {all: false, directory: elsewhere});
+    assert.equal(
+      (await rawGet(local.url, `${base}api/runs/${runId}`)).status,
+      404,
+      'not in scope: not served',
+    );
+  } finally {
+    await local.stop();
+  }
+  const all = await startRunsPage(['--no-browser', '--all'], {cwd: elsewhere, env: project.env});
+  try {
+    const base = new URL(all.url).pathname;
+    const listed = JSON.parse((await rawGet(all.url, `${base}api/runs`)).body);
+    assert.equal(listed.runs.length, 4);
+    assert.ok(
+      listed.runs.every((run: {invocationDirectory: string}) => run.invocationDirectory === project.cwd),
+    );
+    const detail = JSON.parse((await rawGet(all.url, `${base}api/runs/${runId}`)).body);
+    assert.equal(detail.run.workflow, 'parent');
+    assert.equal(detail.view.spans.length, 11);
+  } finally {
+    await all.stop();
+  }
+});
