@@ -307,6 +307,16 @@ test('the page lists finished, failed and crashed runs, filters them, and shows 
     for (let i = 1; i < siblings.length; i++)
       assert.ok(siblings[i]!.left >= siblings[i - 1]!.left - epsilon, 'siblings in start order');
 
+    // The keyboard moves the selection and folds the agent's subtree.
+    await tab.focus('#waterfall-rows');
+    await tab.keyboard.press('ArrowDown');
+    assert.equal(await tab.textContent('#details h2'), 'connect counter');
+    await tab.click('#waterfall-rows .row[data-kind="agent.execute"]');
+    await tab.keyboard.press('ArrowLeft');
+    assert.equal((await tab.$$('#waterfall-rows .row')).length, 6, 'the agent folded');
+    await tab.keyboard.press('ArrowRight');
+    assert.equal((await tab.$$('#waterfall-rows .row')).length, 11, 'the agent unfolded');
+
     // The failed child: marked, its error with the Caused by chain.
     await tab.click('#waterfall-rows .row[data-state=error]');
     assert.match((await tab.textContent('#details #error'))!, /Workflow 'child' failed: child gave up/);

@@ -103,6 +103,7 @@ export function createWaterfall(
       else collapsed.add(span.spanId);
       recompute();
       draw();
+      rows.focus({preventScroll: true});
     });
     const marker =
       state === 'ok' ? [] : [element('span', {className: `mark mark-${state}`, text: markText(state)})];
@@ -155,6 +156,7 @@ export function createWaterfall(
       selected = span.spanId;
       for (const other of spacer.querySelectorAll('.row.selected')) other.classList.remove('selected');
       node.classList.add('selected');
+      rows.focus({preventScroll: true});
       onSelect(span);
     });
     return node;
@@ -162,6 +164,35 @@ export function createWaterfall(
 
   rows.addEventListener('scroll', () => {
     if (frame === 0) frame = requestAnimationFrame(draw);
+  });
+  // Up and down move the selection, left folds (or goes to the parent), right unfolds.
+  rows.tabIndex = 0;
+  rows.addEventListener('keydown', (event) => {
+    const index = visible.findIndex((span) => span.spanId === selected);
+    const current = visible[index];
+    let target: ViewSpan | undefined;
+    if (event.key === 'ArrowDown') target = visible[Math.min(index + 1, visible.length - 1)];
+    else if (event.key === 'ArrowUp') target = visible[Math.max(index - 1, 0)];
+    else if (event.key === 'ArrowLeft' && current !== undefined) {
+      if (current.descendants > 0 && !collapsed.has(current.spanId)) {
+        collapsed.add(current.spanId);
+        recompute();
+      } else target = visible.find((span) => span.spanId === current.parentSpanId);
+    } else if (event.key === 'ArrowRight' && current !== undefined && collapsed.delete(current.spanId)) {
+      recompute();
+    } else return;
+    event.preventDefault();
+    if (target !== undefined) {
+      selected = target.spanId;
+      const top = visible.indexOf(target) * ROW_HEIGHT;
+      if (top < rows.scrollTop) rows.scrollTop = top;
+      else if (top + ROW_HEIGHT > rows.scrollTop + rows.clientHeight)
+        rows.scrollTop = top + ROW_HEIGHT - rows.clientHeight;
+      onSelect(target);
+    }
+    draw();
+    // Redrawing replaced the focused row: keep the keys coming to the waterfall.
+    rows.focus({preventScroll: true});
   });
   recompute();
 
