@@ -50,7 +50,11 @@ export async function startRunsViewer(options: RunsViewerOptions): Promise<RunsV
         response.destroy();
         return;
       }
-      response.writeHead(500, {'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store'});
+      response.writeHead(500, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      });
       response.end(`The runs could not be read: ${error instanceof Error ? error.message : String(error)}\n`);
     });
   });
