@@ -105,6 +105,11 @@ export const errorCodes = {
   STRATOS_RUNS_AMBIGUOUS: 'The run id prefix matches more than one recorded run.',
   STRATOS_RUNS_UNREADABLE: "A recorded run's run.json or events.jsonl cannot be read.",
 
+  // the local runs page (stratos runs open)
+  STRATOS_VIEWER_PORT_UNAVAILABLE: 'The runs page could not listen on the requested 127.0.0.1 port.',
+  STRATOS_VIEWER_BROWSER_FAILED:
+    'Warning: the browser could not be opened for the runs page; the printed URL still works.',
+
   // agents and prompts
   STRATOS_AGENT_CONFIG_UNKNOWN:
     'createAgent named an agent configuration that workflow.yaml does not declare.',

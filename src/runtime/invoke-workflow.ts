@@ -216,7 +216,9 @@ function closeTelemetry(
 ): Promise<InvocationTelemetryReport> {
   return closeInvocationTelemetry(telemetry, {
     ...outcome,
-    ...(outcome.ok ? {} : {error: {code: outcome.error.code, message: outcome.error.message}}),
+    ...(outcome.ok
+      ? {}
+      : {error: {code: outcome.error.code, message: outcome.error.message, cause: outcome.error.cause}}),
     cancelledFromOutside:
       options.parent?.abortController.signal.aborted === true || options.signal?.aborted === true,
   });

@@ -5,7 +5,7 @@
  * `begin()` when its parent operation ends, everything when the invocation ends.
  */
 
-import type {EventRecord} from './artifacts/run-record.ts';
+import type {EventRecord, RecordedError} from './artifacts/run-record.ts';
 import {
   attributeNames,
   conventionAttributes,
@@ -213,7 +213,10 @@ export class InvocationRecorder implements InvocationTelemetry {
    * Ends the workflow span with the invocation's outcome after closing still-open operations as incomplete.
    * `cancelled`: the invocation was cancelled from outside (SIGINT, a cancelled parent).
    */
-  finish(outcome: {status: 'ok' | 'error' | 'cancelled'; error?: {code: string; message: string}}): void {
+  finish(outcome: {
+    status: 'ok' | 'error' | 'cancelled';
+    error?: {code: string; message: string; cause?: unknown};
+  }): void {
     if (this.#finished) return;
     this.#finished = true;
     for (const span of [...this.#open]) this.#endSpan(span, 'incomplete');
@@ -345,8 +348,23 @@ export function isCancellationError(error: unknown): boolean {
   return false;
 }
 
-function describeError(error: unknown): {code?: string; type?: string; message: string} | undefined {
+function describeError(error: unknown): RecordedError | undefined {
   if (error === undefined) return undefined;
+  const described = describeOne(error);
+  const causes: Omit<RecordedError, 'causes'>[] = [];
+  const seen = new Set<unknown>([error]);
+  let current = typeof error === 'object' && error !== null ? (error as {cause?: unknown}).cause : undefined;
+  while (current !== undefined && current !== null && !seen.has(current) && causes.length < 10) {
+    seen.add(current);
+    const cause = describeOne(current);
+    causes.push({...cause, message: truncateText(cause.message)});
+    current = typeof current === 'object' ? (current as {cause?: unknown}).cause : undefined;
+  }
+  return causes.length === 0 ? described : {...described, causes};
+}
+
+/** Code, name and message of one error of a cause chain. */
+function describeOne(error: unknown): Omit<RecordedError, 'causes'> {
   if (typeof error === 'object' && error !== null && 'message' in error) {
     const {code, name, message} = error as {code?: unknown; name?: unknown; message?: unknown};
     return {

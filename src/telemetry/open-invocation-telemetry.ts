@@ -133,7 +133,8 @@ export async function openInvocationTelemetry(
 export interface InvocationOutcome {
   ok: boolean;
   output?: unknown;
-  error?: {code: string; message: string};
+  /** `cause`: the error's cause, recorded with the workflow span's error as its `Caused by` chain. */
+  error?: {code: string; message: string; cause?: unknown};
   /** The invocation was cancelled from outside (SIGINT, a cancelled parent). */
   cancelledFromOutside: boolean;
 }

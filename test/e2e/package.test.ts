@@ -10,6 +10,7 @@ import {delimiter, dirname, join} from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import {fileURLToPath} from 'node:url';
 import {cleanEnv} from '../helpers/run-cli.ts';
+import {startRunsPage} from '../helpers/runs-page.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 // npm scripts and the Stratos bin run on this Node (24), whatever `node` the machine has first on its PATH.
@@ -100,6 +101,9 @@ describe('the npm package', () => {
       'examples/pr-review/workflow.ts',
       'docs/cli.md',
       'docs/errors.md',
+      'src/viewer/assets/index.html',
+      'src/viewer/assets/style.css',
+      'dist/viewer/page/app.js',
     ]) {
       assert.ok(packed.includes(file), `the archive contains ${file}`);
     }
@@ -159,5 +163,24 @@ describe('the npm package', () => {
   test("the discovery root's shared SDK is the installed package", () => {
     const link = join(project.cwd, '.stratos', 'workflows', 'node_modules', '@stratoscli', 'stratos');
     assert.equal(realpathSync(link), realpathSync(installed));
+  });
+
+  test('the installed bin serves the runs page from the files the package ships', async () => {
+    const page = await startRunsPage(['--no-browser'], {cwd: project.cwd, env: project.env, bin});
+    try {
+      for (const [path, type] of [
+        ['', 'text/html; charset=utf-8'],
+        ['app.js', 'text/javascript; charset=utf-8'],
+        ['waterfall.js', 'text/javascript; charset=utf-8'],
+        ['style.css', 'text/css; charset=utf-8'],
+        ['api/runs', 'application/json; charset=utf-8'],
+      ]) {
+        const response = await fetch(`${page.url}${path}`);
+        assert.equal(response.status, 200, path);
+        assert.equal(response.headers.get('content-type'), type, path);
+      }
+    } finally {
+      assert.equal((await page.stop()).exitCode, 0);
+    }
   });
 });

@@ -116,6 +116,19 @@ export const commands: CommandSpec[] = [
     load: async () => (await import('./runs.ts')).runsShowCommand,
   },
   {
+    name: 'runs open',
+    summary: 'Serve a local page (127.0.0.1) of recent runs with a waterfall of each run; stops on Ctrl+C.',
+    usage: 'stratos runs open [<run>] [--port <n>] [--no-browser] [--all] [--json]',
+    positionals: ['run?'],
+    options: {
+      json: jsonOption,
+      all: {type: 'boolean', description: 'Show runs of every invocation directory, not only this one.'},
+      port: {type: 'string', value: 'n', description: 'Listen on this 127.0.0.1 port; default a free one.'},
+      'no-browser': {type: 'boolean', description: 'Print the URL without opening a browser.'},
+    },
+    load: async () => (await import('./runs-open.ts')).runsOpenCommand,
+  },
+  {
     name: 'tools list',
     summary: 'List the built-in tool names each agent harness supports for allowedTools and disallowedTools.',
     usage: 'stratos tools list [--json]',

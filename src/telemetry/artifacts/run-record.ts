@@ -71,9 +71,18 @@ export interface EventRecord {
   status?: OperationStatus;
   durationMs?: number;
   attributes?: Record<string, unknown>;
-  error?: {code?: string; type?: string; message: string};
+  error?: RecordedError;
   level?: string;
   message?: string;
+}
+
+/** An operation's error as recorded: code (a Stratos code), type (the error's name), message, and its causes. */
+export interface RecordedError {
+  code?: string;
+  type?: string;
+  message: string;
+  /** `error.cause`, its cause, ... (at most 10), each with the same fields. */
+  causes?: {code?: string; type?: string; message: string}[];
 }
 
 export const SUMMARY_LIMIT = 2_000;

@@ -1,0 +1,73 @@
+/**
+ * The JSON the page reads from its server (`api/runs`, `api/runs/<id>`): the shapes of `RunsCatalog` and
+ * `buildRunView` in `src/viewer/`, restated here because the page is compiled on its own (DOM, no Node types).
+ */
+export interface TokenUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+export interface RunSummary {
+  runId: string;
+  executionId: string;
+  workflow: string;
+  status: 'running' | 'succeeded' | 'failed' | 'cancelled';
+  stale: boolean;
+  startedAt: string;
+  durationMs?: number;
+  invocationDirectory: string;
+  error?: {code: string; message: string};
+  usage: TokenUsage;
+}
+
+export interface RunList {
+  scope: {all: boolean; directory: string};
+  runs: RunSummary[];
+}
+
+export interface RecordedError {
+  code?: string;
+  type?: string;
+  message: string;
+  causes?: {code?: string; type?: string; message: string}[];
+}
+
+export interface ViewSpan {
+  spanId: string;
+  parentSpanId?: string;
+  depth: number;
+  kind: string;
+  name: string;
+  workflow: string;
+  executionId: string;
+  start?: number;
+  end?: number;
+  status?: string;
+  durationMs?: number;
+  attributes: Record<string, unknown>;
+  error?: RecordedError;
+  events: {time: number; name: string; attributes?: Record<string, unknown>}[];
+  logs: {time: number; level: string; message: string}[];
+  descendants: number;
+}
+
+export interface ValueSummary {
+  type: string;
+  keys?: string[];
+  preview: string;
+  truncated: boolean;
+}
+
+export interface RunDetail {
+  run: RunSummary;
+  record: {
+    workflow: {name: string; version: string; directory: string};
+    input?: ValueSummary;
+    output?: ValueSummary;
+    error?: {code: string; message: string};
+    diagnostics?: {code: string; message: string}[];
+    endedAt?: string;
+  };
+  view: {spans: ViewSpan[]; startMs?: number; endMs?: number};
+  unreadableEvents: number;
+}
