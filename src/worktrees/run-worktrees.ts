@@ -64,7 +64,7 @@ export class RunWorktrees implements WorktreeGate {
     return {
       directory: lease.directory,
       branch: lease.branch,
-      notice: `Your working directory is a Git worktree on branch ${lease.branch} whose lifecycle Stratos owns: edit and commit there, but do not remove, move or prune worktrees yourself.`,
+      notice: `Your working directory ${lease.directory} is a Git worktree on branch ${lease.branch} whose lifecycle Stratos owns: edit and commit there, but do not remove, move or prune worktrees yourself.`,
     };
   }
 
