@@ -4,7 +4,7 @@
  * its descendants have ended. This module stays light: git, SQLite and the file work load on first use.
  */
 import type {WorktreeGate, WorktreeRequest} from '../context/execution-context.ts';
-import type {Diagnostic} from '../errors/index.ts';
+import {type Diagnostic, isStratosError, StratosError} from '../errors/index.ts';
 import type {TelemetryAttributes} from '../telemetry/index.ts';
 import type {CleanupDecision} from './clean-up-worktree.ts';
 
@@ -42,6 +42,14 @@ export class RunWorktrees implements WorktreeGate {
       cleanup: request.cleanup,
       runId: this.#options.runId,
       ...(this.#options.lockTimeoutMs === undefined ? {} : {lockTimeoutMs: this.#options.lockTimeoutMs}),
+    }).catch((error: unknown) => {
+      if (isStratosError(error)) throw error;
+      // A failure of the bookkeeping itself (an unreadable record, a full disk): the agent does not start.
+      throw new StratosError(
+        'STRATOS_WORKTREE_CREATE_FAILED',
+        `The worktree of agent '${request.agent}' could not be prepared: ${error instanceof Error ? error.message : String(error)}. Fix the cause (the file named, or STRATOS_HOME's disk), then run again.`,
+        {cause: error, details: {agent: request.agent}},
+      );
     });
     for (const decision of lease.reconciled) this.#decided(decision, request.event, 'reconciled');
     const key = `${lease.repository}\0${lease.name}`;

@@ -193,3 +193,25 @@ test('outside a repository the gate fails before anything is created, and the ru
     await rm(outside, {recursive: true, force: true});
   }
 });
+
+test('an unreadable bookkeeping record stops the agent with a worktree error and never removes the checkout', async () => {
+  const r = await createTempRepo();
+  repos.push(r);
+  const {recordsDirectory} = await import('../../src/worktrees/worktree-records.ts');
+  const path = join(r.root, '.stratos', 'worktrees', 'damaged');
+  const codes: string[] = [];
+  const result = await invoke(r, 'damaged', async () => {
+    await acquire('damaged');
+    await writeFile(join(recordsDirectory(r.home, r.root), 'damaged.json'), '{not json');
+    await acquire('damaged').catch((error: StratosError) => codes.push(error.code));
+    return {};
+  });
+  assert.equal(result.ok, true);
+  assert.deepEqual(codes, ['STRATOS_WORKTREE_CREATE_FAILED']);
+  const warning = result.telemetryWarnings.find((w) => w.code === 'STRATOS_WORKTREE_KEPT_UNVERIFIED');
+  assert.match(
+    warning?.message ?? '',
+    /'damaged' was kept because safe cleanup could not be established: its bookkeeping failed/,
+  );
+  assert.equal(await exists(path), true);
+});
