@@ -17,7 +17,14 @@ import {withRepositoryLock} from './repository-lock.ts';
 import {gitComplaint, runGit} from './run-git.ts';
 import {withWorktreeLock} from './worktree-lock.ts';
 import {branchOf, generateWorktreeName, validateWorktreeName} from './worktree-names.ts';
-import {currentUser, lockFile, readRecord, recordsDirectory, writeRecord} from './worktree-records.ts';
+import {
+  currentUser,
+  lockFile,
+  readRecord,
+  recordsDirectory,
+  type WorktreeRecord,
+  writeRecord,
+} from './worktree-records.ts';
 
 export interface AcquireWorktreeOptions {
   stratosHome: string;
@@ -181,21 +188,27 @@ async function createNew(
 }
 
 /** Adds this run to the record (created when absent); a `cleanup: false` request sets the protection for good. */
-async function register<T extends {name: string; path: string; branch: string; repository: string}>(
+async function register<T extends Omit<Lease, 'diagnostics' | 'base'>>(
   lease: T,
   options: AcquireWorktreeOptions,
   records: string,
 ): Promise<T> {
-  const record = (await readRecord(records, lease.name)) ?? {
-    schemaVersion: 1 as const,
-    repository: lease.repository,
-    name: lease.name,
-    path: lease.path,
-    branch: lease.branch,
-    protected: false,
-    users: [],
-    updatedAt: '',
-  };
+  const previous = await readRecord(records, lease.name);
+  let record: WorktreeRecord;
+  if (previous !== undefined && lease.origin === 'reused') record = previous;
+  else {
+    // A checkout made now replaces any that is gone: a protection ended with the checkout it protected.
+    record = {
+      schemaVersion: 1,
+      repository: lease.repository,
+      name: lease.name,
+      path: lease.path,
+      branch: lease.branch,
+      protected: false,
+      users: previous?.users ?? [],
+      updatedAt: '',
+    };
+  }
   if (!record.users.some((user) => user.runId === options.runId && user.pid === process.pid))
     record.users.push(currentUser(options.runId));
   if (!options.cleanup && !record.protected) {

@@ -100,14 +100,6 @@ async function decide(repository: string, record: WorktreeRecord, git: Serialize
       message: `Worktree '${record.name}' is still used by ${runs}; it stays.`,
     };
   }
-  if (record.protected) {
-    return {
-      ...subject,
-      action: 'kept',
-      reason: 'protected',
-      message: `Worktree '${record.name}' at ${record.path} is kept: a cleanup: false request protects it.`,
-    };
-  }
   const exists = await lstat(record.path).then(
     () => true,
     () => false,
@@ -121,6 +113,15 @@ async function decide(repository: string, record: WorktreeRecord, git: Serialize
       action: 'skipped',
       reason: 'missing',
       message: `Worktree '${record.name}' was already removed; its branch ${record.branch} stays.`,
+    };
+  }
+  // A protection belongs to its checkout: it holds as long as the checkout exists (the author removing it ends it).
+  if (record.protected) {
+    return {
+      ...subject,
+      action: 'kept',
+      reason: 'protected',
+      message: `Worktree '${record.name}' at ${record.path} is kept: a cleanup: false request protects it.`,
     };
   }
   if (entry === undefined)

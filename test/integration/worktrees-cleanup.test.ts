@@ -235,6 +235,28 @@ test('cleanup: false protects the checkout; a later run without it cannot revoke
   assert.deepEqual(record?.users, []);
 });
 
+test('a protection ends only when the author removes the protected checkout', async () => {
+  const r = await repo();
+  const lease = await acquire(r, 'protected-once', {runId: 'run-1', cleanup: false});
+  assert.equal((await release(r, 'protected-once', 'run-1')).reason, 'protected');
+  // The author removes the checkout; the record is dropped when Stratos next looks at it...
+  r.git(['worktree', 'remove', lease.path]);
+  const again = await acquire(r, 'protected-once', {runId: 'run-2'});
+  assert.equal(again.origin, 'recreated');
+  // ...so the recreated checkout is an ordinary one, removed when clean.
+  await assertRemovedKeepingBranch(r, again, await release(r, 'protected-once', 'run-2'));
+});
+
+test('a protected checkout that the author removed is forgotten at release, its branch kept', async () => {
+  const r = await repo();
+  const lease = await acquire(r, 'gone', {runId: 'run-1', cleanup: false});
+  r.git(['worktree', 'remove', lease.path]);
+  const decision = await release(r, 'gone', 'run-1');
+  assert.equal(decision.reason, 'missing');
+  assert.equal(await readRecord(recordsDirectory(r.home, r.root), 'gone'), undefined);
+  assert.equal(r.git(['branch', '--list', 'stratos/gone']).trim(), 'stratos/gone');
+});
+
 test('a checkout shared by two concurrent runs is removed only after both released it', async () => {
   const r = await repo();
   const lease = await acquire(r, 'shared', {runId: 'run-a'});
