@@ -116,6 +116,7 @@ class AgentSession<Output> implements Agent<Output> {
   #running: {controller: AbortController; done: Promise<unknown>} | undefined;
   /** Records the running turn's harness observations under its agent span. */
   #observer: TurnTelemetry | undefined;
+  #worktree: {directory: string; notice: string} | undefined;
   #unregister: () => void;
 
   constructor(
@@ -253,7 +254,7 @@ class AgentSession<Output> implements Agent<Output> {
           name: `start ${this.settings.harness}`,
           attributes: {'stratos.agent.harness': this.settings.harness},
         },
-        () => this.#initialize(signal),
+        () => this.#initialize(signal, scope),
       ));
     signal.throwIfAborted();
     const mcpServers = await refreshAgentMcpServers({
@@ -300,7 +301,9 @@ class AgentSession<Output> implements Agent<Output> {
     return parsed.data;
   }
 
-  async #initialize(signal: AbortSignal): Promise<HarnessSession> {
+  async #initialize(signal: AbortSignal, scope: OperationScope): Promise<HarnessSession> {
+    // Worktrees: the agent's checkout exists before the harness starts (src/worktrees/, through the context).
+    const worktree = await this.#acquireWorktree(scope);
     const harness = this.#harness ?? (await loadHarness(this.settings.harness));
     this.#harness = harness;
     const env = createHarnessEnvironment();
@@ -326,8 +329,11 @@ class AgentSession<Output> implements Agent<Output> {
         agent: this.name,
         model: this.settings.model,
         effort: this.settings.effort,
-        systemPrompt,
-        workingDirectory: this.settings.workingDirectory,
+        systemPrompt:
+          worktree === undefined
+            ? systemPrompt
+            : [systemPrompt, worktree.notice].filter(Boolean).join('\n\n'),
+        workingDirectory: worktree?.directory ?? this.settings.workingDirectory,
         mcpServers,
         tools: this.#tools,
         outputJsonSchema: schema === undefined ? undefined : toOutputJsonSchema(schema),
@@ -360,6 +366,23 @@ class AgentSession<Output> implements Agent<Output> {
     }
     this.#state = 'ready';
     return this.#session;
+  }
+
+  // Worktrees: acquired once per agent (a retried initialization reuses it); the runtime releases it at run end.
+  async #acquireWorktree(scope: OperationScope): Promise<{directory: string; notice: string} | undefined> {
+    const setting = this.settings.worktree;
+    if (setting === undefined || this.#worktree !== undefined) return this.#worktree;
+    const gate = this.#context.worktrees;
+    if (gate === undefined)
+      throw new StratosError('STRATOS_INTERNAL', `Agent '${this.name}' asks for a worktree outside a run.`);
+    this.#worktree = await gate.acquire({
+      agent: this.name,
+      directory: this.settings.workingDirectory,
+      name: setting.name,
+      cleanup: setting.cleanup,
+      event: (name, attributes) => scope.addEvent(name, attributes),
+    });
+    return this.#worktree;
   }
 
   #runError(error: unknown, signal: AbortSignal): unknown {

@@ -37,6 +37,16 @@ export interface AgentConfigFields {
   disallowedTools?: string[];
   /** Where the agent works, relative to the invocation directory; default: the invocation directory. */
   workingDirectory?: string;
+  /** Worktrees: a managed Git checkout for the agent (`true`, a name, or `{name?, cleanup?}`); see docs/worktrees.md. */
+  worktree?: WorktreeSetting;
+}
+
+// Worktrees: the setting's shapes (validated and normalized here; the checkout itself is src/worktrees/).
+export type WorktreeSetting = boolean | string | {name?: string; cleanup?: boolean};
+/** The normalized worktree of an agent: `name` absent for an unnamed one; `cleanup: false` keeps the checkout. */
+export interface ResolvedWorktree {
+  name?: string;
+  cleanup: boolean;
 }
 
 /** Everything createAgent accepts in code: the data fields plus the output schema, hooks and event listener. */
@@ -50,11 +60,12 @@ export interface AgentSettings<Output = string> extends AgentConfigFields {
 
 /** The resolved, fixed settings of one agent. */
 export interface ResolvedAgentSettings
-  extends Omit<AgentConfigFields, 'harness' | 'allowedMcps' | 'workingDirectory'> {
+  extends Omit<AgentConfigFields, 'harness' | 'allowedMcps' | 'workingDirectory' | 'worktree'> {
   harness: HarnessId;
   allowedMcps: string[];
   /** Absolute. */
   workingDirectory: string;
+  worktree?: ResolvedWorktree;
 }
 
 const dataFields = [
@@ -66,6 +77,7 @@ const dataFields = [
   'allowedTools',
   'disallowedTools',
   'workingDirectory',
+  'worktree',
 ] as const;
 const codeOnlyFields = ['outputSchema', 'hooks', 'onEvent'] as const;
 
@@ -117,6 +129,12 @@ export function validateAgentLayer(
       case 'effort':
         if (typeof value !== 'string') fail('must be a string such as "low" or "high"');
         break;
+      case 'worktree':
+        if (!isWorktreeSetting(value))
+          fail(
+            'must be true, false, a worktree name, or {name, cleanup} with a string name and a boolean cleanup',
+          );
+        break;
       case 'systemPrompt':
         if (!isPromptReference(value))
           fail('must be text, {text, variables}, {file} or {template, variables}');
@@ -167,14 +185,35 @@ export function resolveAgentSettings(options: ResolveAgentOptions): ResolvedAgen
       {details: {agent: options.name, unknown, declared: [...options.mcpServers]}},
     );
   }
-  const {allowedMcps: _a, workingDirectory, harness: _h, ...rest} = merged;
+  const {allowedMcps: _a, workingDirectory, harness: _h, worktree, ...rest} = merged;
+  const resolvedWorktree = normalizeWorktree(worktree);
   return {
     ...rest,
+    ...(resolvedWorktree === undefined ? {} : {worktree: resolvedWorktree}),
     harness,
     allowedMcps,
     workingDirectory:
       workingDirectory === undefined ? options.invocationDirectory : options.resolvePath(workingDirectory),
   };
+}
+
+function isWorktreeSetting(value: unknown): value is WorktreeSetting {
+  if (typeof value === 'boolean') return true;
+  if (typeof value === 'string') return value.trim() !== '';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.entries(value).every(
+    ([key, entry]) =>
+      entry === undefined ||
+      (key === 'name' && typeof entry === 'string' && entry.trim() !== '') ||
+      (key === 'cleanup' && typeof entry === 'boolean'),
+  );
+}
+
+function normalizeWorktree(value: WorktreeSetting | undefined): ResolvedWorktree | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return {cleanup: true};
+  if (typeof value === 'string') return {name: value, cleanup: true};
+  return {...(value.name === undefined ? {} : {name: value.name}), cleanup: value.cleanup ?? true};
 }
 
 function isZodSchema(value: unknown): boolean {

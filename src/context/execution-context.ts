@@ -5,7 +5,7 @@
 import {AsyncLocalStorage} from 'node:async_hooks';
 import {StratosError} from '../errors/index.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
-import type {InvocationTelemetry} from '../telemetry/index.ts';
+import type {InvocationTelemetry, TelemetryAttributes} from '../telemetry/index.ts';
 import type {ResourceRegistry} from './resource-registry.ts';
 
 /** `overrides` of an invocation input: named agent and decision settings that replace workflow.yaml fields. */
@@ -17,6 +17,24 @@ export interface InvocationOverrides {
 /** Admission of agent work: `acquire` waits for a slot (or rejects when the queue is full) and returns `release`. */
 export interface AdmissionGate {
   acquire(label: string, signal?: AbortSignal): Promise<() => void>;
+}
+
+// Worktrees: the gate agents use for their managed Git checkout (implemented in worktrees/run-worktrees.ts).
+/** An agent's request for its worktree: `name` absent for an unnamed one; `cleanup: false` protects it. */
+export interface WorktreeRequest {
+  agent: string;
+  /** The agent's resolved working directory: its repository gets the checkout. */
+  directory: string;
+  name?: string | undefined;
+  cleanup: boolean;
+  /** Records an event on the agent's span (creation, reuse, and later the cleanup decision). */
+  event: (name: string, attributes: TelemetryAttributes) => void;
+}
+
+/** Managed worktrees of one top-level run, shared with its descendants; released when the whole run ends. */
+export interface WorktreeGate {
+  /** Creates or reuses the checkout; resolves with the harness's working directory and one sentence for it. */
+  acquire(request: WorktreeRequest): Promise<{directory: string; branch: string; notice: string}>;
 }
 
 export interface ExecutionContext {
@@ -38,6 +56,8 @@ export interface ExecutionContext {
   /** Records operations (spans and run events) of this invocation: `context.telemetry.operation(...)`. */
   telemetry: InvocationTelemetry;
   startedAt: Date;
+  /** Managed Git worktrees of the top-level run (absent outside the invocation pipeline). */
+  worktrees?: WorktreeGate;
 }
 
 const storage = new AsyncLocalStorage<ExecutionContext>();

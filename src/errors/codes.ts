@@ -194,6 +194,25 @@ export const errorCodes = {
   STRATOS_AUTH_TOKEN_REQUEST_FAILED:
     'A client-credentials token request failed (unreachable server, server error or refused scope).',
 
+  // Worktrees (agent checkouts under <repo>/.stratos/worktrees/, bookkeeping under ~/.stratos/worktrees/)
+  STRATOS_WORKTREE_NOT_A_REPOSITORY:
+    'An agent with a worktree setting works in a directory that is not inside a Git repository.',
+  STRATOS_WORKTREE_NAME_INVALID: 'A worktree name is not a lowercase name usable as a folder and branch.',
+  STRATOS_WORKTREE_PATH_CONFLICT:
+    'The worktree path holds something that is not a worktree of the repository; it was left untouched.',
+  STRATOS_WORKTREE_CREATE_FAILED: 'Creating or recreating a worktree with git failed.',
+  STRATOS_WORKTREE_LOCK_TIMEOUT:
+    'A worktree bookkeeping lock stayed held by another process for five seconds; it was never stolen.',
+  STRATOS_WORKTREE_BASE_LOCAL_HEAD:
+    'Warning: refs/remotes/origin/HEAD is missing, so a new worktree branch started from local HEAD.',
+  STRATOS_WORKTREE_KEPT_CHANGES:
+    'Warning: a worktree checkout was kept because it has staged, unstaged or untracked changes.',
+  STRATOS_WORKTREE_KEPT_COMMITS:
+    'Warning: a worktree checkout was kept because its HEAD has commits no branch, tag or remote contains.',
+  STRATOS_WORKTREE_KEPT_STASH: 'Warning: a worktree checkout was kept because a stash was made in it.',
+  STRATOS_WORKTREE_KEPT_UNVERIFIED:
+    'Warning: a worktree checkout was kept because safe cleanup could not be established (git failed, lock held, not a worktree).',
+
   // anything unexpected
   STRATOS_INTERNAL: 'An unexpected error inside Stratos; please report it.',
 } as const;

@@ -15,6 +15,7 @@ import {
 } from '../contract/index.ts';
 import {isStratosError, StratosError, WorkflowInputError} from '../errors/index.ts';
 import {isRecord} from '../internal/json-file.ts';
+import {resolveStratosHome} from '../internal/stratos-home.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
 import {
   closeInvocationTelemetry,
@@ -23,6 +24,7 @@ import {
   openInvocationTelemetry,
   type TelemetryDiagnostic,
 } from '../telemetry/index.ts';
+import {RunWorktrees} from '../worktrees/run-worktrees.ts';
 import {AdmissionLimiter} from './admission.ts';
 import {splitOverrides} from './split-overrides.ts';
 
@@ -131,6 +133,9 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
   }
   if (!outcome.ok) context.abortController.abort(outcome.error);
   const cleanupFailures = await context.resources.closeAll();
+  // Worktrees: released once the top-level run and all its descendants have ended (src/worktrees/).
+  if (options.parent === undefined && context.worktrees instanceof RunWorktrees)
+    await context.worktrees.releaseAll((event, attributes) => telemetry.event(event, attributes));
   const done = facts(cleanupFailures);
   return {...done, ...withReport(await closeTelemetry(telemetry, outcome, options)), ...outcome};
 }
@@ -163,6 +168,14 @@ function openContext(
     admission: options.parent?.admission ?? new AdmissionLimiter(),
     telemetry,
     startedAt,
+    // Worktrees: one gate per top-level run, shared with its descendants.
+    worktrees:
+      options.parent?.worktrees ??
+      new RunWorktrees({
+        runId: executionId,
+        stratosHome: options.stratosHome ?? resolveStratosHome(),
+        report: (diagnostic) => telemetry.run.report(diagnostic.code, diagnostic.message),
+      }),
   };
 }
 

@@ -13,8 +13,11 @@ export function formatLogLine(record: EventRecord): string | undefined {
       return `${prefix} end   workflow ${record.workflow}: ${record.status}${duration(record)}${failure(record)}`;
     case 'operation.end':
       return `${prefix} ${record.kind} ${record.name}: ${record.status}${duration(record)}${failure(record)}`;
-    case 'event':
-      return `${prefix} event ${record.name}`;
+    case 'event': {
+      // An event that carries a human sentence (`log.message`, such as a worktree decision) shows it.
+      const message = record.attributes?.['log.message'];
+      return `${prefix} event ${record.name}${typeof message === 'string' ? `: ${message}` : ''}`;
+    }
     default:
       return undefined;
   }

@@ -1,0 +1,25 @@
+/**
+ * Git's own worktree administration (`git worktree add`, `remove`, `list`) is not safe to run concurrently in one
+ * repository: one command reads the administrative folder another is still writing. Stratos therefore runs those
+ * commands one at a time per repository, under the same kind of OS lock as the bookkeeping (five seconds at
+ * most, never stolen), always as the innermost lock and only for the one git command.
+ */
+import {join} from 'node:path';
+import {withWorktreeLock} from './worktree-lock.ts';
+import {recordsDirectory} from './worktree-records.ts';
+
+/** `_` cannot begin a worktree name, so this lock never shares a file with one worktree's lock. */
+const fileName = '_repository.lock';
+
+export function withRepositoryLock<T>(
+  stratosHome: string,
+  repository: string,
+  fn: () => Promise<T>,
+  timeoutMs?: number,
+): Promise<T> {
+  return withWorktreeLock(
+    join(recordsDirectory(stratosHome, repository), fileName),
+    {label: `the git worktree administration of ${repository}`, timeoutMs},
+    fn,
+  );
+}
