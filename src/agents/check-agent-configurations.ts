@@ -8,7 +8,9 @@ import {checkPromptReference, type PromptReference} from '../config/prompts.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {isStratosError, type SourceLocation} from '../errors/index.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
-import {resolveAgentSettings} from './settings.ts';
+import {planCandidates} from './selection/plan-candidates.ts';
+import {unmappedError} from './selection/prepare-candidates.ts';
+import {harnessIds, resolveAgentSettings} from './settings.ts';
 import {resolveToolSelection} from './tool-names.ts';
 
 export interface CheckAgentConfigurationsOptions {
@@ -50,10 +52,22 @@ export async function checkAgentConfigurations(
       await report(error, fieldOf(error));
       continue;
     }
-    try {
-      resolveToolSelection(settings.harness, settings.allowedTools, settings.disallowedTools, name);
-    } catch (error) {
-      await report(error, fieldOf(error) ?? toolField(error));
+    if (settings.models !== undefined) {
+      // Every preference must map to a native id on some harness it could run on (no guessing at run time).
+      const plan = await planCandidates({
+        models: settings.models,
+        harness: settings.harnessSelected ? undefined : settings.harness,
+        provider: settings.provider,
+        registered: harnessIds,
+      });
+      if (plan.unmapped.length > 0) await report(unmappedError(name, plan.unmapped), 'models');
+    }
+    if (!settings.harnessSelected) {
+      try {
+        resolveToolSelection(settings.harness, settings.allowedTools, settings.disallowedTools, name);
+      } catch (error) {
+        await report(error, fieldOf(error) ?? toolField(error));
+      }
     }
     if (settings.systemPrompt !== undefined) {
       try {

@@ -12,9 +12,18 @@ import type {OperationScope} from '../telemetry/index.ts';
 import {createHarnessEnvironment} from './agent-environment.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
 import type {AgentHarness, HarnessSession} from './harness.ts';
+import {resolveCodexProvider} from './harnesses/codex/provider-setup.ts';
 import {HookFailure} from './hooks.ts';
 import {loadHarness} from './load-harness.ts';
-import {type AgentSettings, type ResolvedAgentSettings, resolveAgentSettings} from './settings.ts';
+import {ModelUnavailableError} from './model-unavailable-error.ts';
+import type {ReadyCandidate} from './selection/check-readiness.ts';
+import {prepareCandidates} from './selection/prepare-candidates.ts';
+import {
+  type AgentSettings,
+  type HarnessId,
+  type ResolvedAgentSettings,
+  resolveAgentSettings,
+} from './settings.ts';
 import {resolveToolSelection, type ToolSelection} from './tool-names.ts';
 import {TurnTelemetry} from './turn-telemetry.ts';
 
@@ -36,6 +45,34 @@ export interface Agent<Output = string> {
   execute(prompt: PromptReference, variables?: PromptVariables): Promise<Output>;
   /** Signals the running execution to stop (synchronously); that execute rejects once it has stopped. */
   cancel(): void;
+  /**
+   * Which harness, provider and model the conversation runs on, and which candidates were skipped and why;
+   * undefined until the first execute has started the native session.
+   */
+  readonly selection: AgentSelection | undefined;
+}
+
+/** The outcome of harness and model selection for one agent. */
+export interface AgentSelection {
+  harness: HarnessId;
+  provider: string | undefined;
+  /** The native model id the harness was given; undefined for the harness's default model. */
+  model: string | undefined;
+  /** The hosted identity the model was chosen for, with model preferences. */
+  identity?: string;
+  skipped: SelectionSkip[];
+  /** Native sessions started for this agent so far (more than one only after a model rejection). */
+  sessionsStarted: number;
+}
+
+/** A candidate selection did not use, and why. */
+export interface SelectionSkip {
+  harness: string;
+  provider: string;
+  model: string;
+  identity: string;
+  reason: 'harness-missing' | 'authentication-missing' | 'model-unavailable' | 'model-rejected';
+  detail: string;
 }
 
 /** An agent configuration given in code instead of a workflow.yaml name. */
@@ -88,7 +125,10 @@ export function createAgent<Output = string>(
     resolvePath: (path) => resolve(context.invocationDirectory, path),
     invocationDirectory: context.invocationDirectory,
   });
-  const tools = resolveToolSelection(resolved.harness, resolved.allowedTools, resolved.disallowedTools, name);
+  // With model preferences and no explicit harness, tools are resolved for the harness selection picks.
+  const tools = resolved.harnessSelected
+    ? undefined
+    : resolveToolSelection(resolved.harness, resolved.allowedTools, resolved.disallowedTools, name);
   const code = {...inline, ...definedOnly(settings ?? {})} as AgentSettings<Output>;
   return new AgentSession<Output>(context, name, resolved, tools, code);
 }
@@ -108,7 +148,15 @@ class AgentSession<Output> implements Agent<Output> {
   readonly name: string;
   readonly settings: Readonly<ResolvedAgentSettings>;
   #context: ExecutionContext;
-  #tools: ToolSelection;
+  #tools: ToolSelection | undefined;
+  /** The harness, provider and model this conversation runs on (selection's choice, or the fixed settings). */
+  #current: {harness: HarnessId; model: string | undefined; provider: string | undefined; identity?: string};
+  /** Ready candidates not yet tried (model preferences only); the first is the current one. */
+  #candidates: ReadyCandidate[] | undefined;
+  #skipped: SelectionSkip[] = [];
+  #sessionsStarted = 0;
+  /** Set after the first turn that got past selection: from then on the selection is fixed. */
+  #established = false;
   #code: AgentSettings<Output>;
   #state: State = 'new';
   #harness: AgentHarness | undefined;
@@ -123,11 +171,12 @@ class AgentSession<Output> implements Agent<Output> {
     context: ExecutionContext,
     name: string,
     settings: ResolvedAgentSettings,
-    tools: ToolSelection,
+    tools: ToolSelection | undefined,
     code: AgentSettings<Output>,
   ) {
     this.name = name;
     this.settings = Object.freeze(settings);
+    this.#current = {harness: settings.harness, model: settings.model, provider: settings.provider};
     this.#context = context;
     this.#tools = tools;
     this.#code = code;
@@ -135,11 +184,28 @@ class AgentSession<Output> implements Agent<Output> {
     this.#unregister = context.resources.register({label: `agent:${name}`, close: () => this.#close()});
   }
 
+  /** The harness the conversation runs on (selection's choice once made). */
+  get harness(): HarnessId {
+    return this.#current.harness;
+  }
+
+  get selection(): AgentSelection | undefined {
+    if (this.#sessionsStarted === 0) return undefined;
+    return {
+      harness: this.#current.harness,
+      provider: this.#current.provider,
+      model: this.#current.model,
+      ...(this.#current.identity === undefined ? {} : {identity: this.#current.identity}),
+      skipped: [...this.#skipped],
+      sessionsStarted: this.#sessionsStarted,
+    };
+  }
+
   cancel(): void {
     this.#running?.controller.abort(
       new AgentRunError('the execution was cancelled.', {
         agent: this.name,
-        harness: this.settings.harness,
+        harness: this.#current.harness,
         cancelled: true,
       }),
     );
@@ -169,7 +235,7 @@ class AgentSession<Output> implements Agent<Output> {
       controller.abort(
         new AgentRunError('the invocation ended or failed, so its agent executions were cancelled.', {
           agent: this.name,
-          harness: this.settings.harness,
+          harness: this.#current.harness,
           cancelled: true,
           cause: invocation.reason,
         }),
@@ -183,8 +249,8 @@ class AgentSession<Output> implements Agent<Output> {
           name: `agent ${this.name}`,
           attributes: {
             'stratos.agent.name': this.name,
-            'stratos.agent.harness': this.settings.harness,
-            'gen_ai.request.model': this.settings.model,
+            'stratos.agent.harness': this.#current.harness,
+            'gen_ai.request.model': this.#current.model,
           },
         },
         (scope) => this.#execute(prompt, variables, controller.signal, scope),
@@ -211,7 +277,7 @@ class AgentSession<Output> implements Agent<Output> {
       field: `prompt of agent '${this.name}'`,
     });
     const release = await this.#context.admission.acquire(`Agent '${this.name}'`, signal);
-    const lifecycle = {agent: this.name, harness: this.settings.harness, prompt: text};
+    const lifecycle = {agent: this.name, harness: this.#current.harness, prompt: text};
     const hooks = this.#code.hooks ?? {};
     try {
       if (hooks.onStart !== undefined)
@@ -231,7 +297,7 @@ class AgentSession<Output> implements Agent<Output> {
             {
               code: 'STRATOS_AGENT_HOOK_FAILED',
               agent: this.name,
-              harness: this.settings.harness,
+              harness: this.#current.harness,
               cause: new AggregateError([error, hookError], 'execution failure and onError hook failure'),
             },
           );
@@ -243,38 +309,95 @@ class AgentSession<Output> implements Agent<Output> {
     }
   }
 
-  async #turn(text: string, signal: AbortSignal, scope: OperationScope): Promise<Output> {
+  /** One turn; on the first, a structured model rejection moves to the next prepared candidate. */
+  async #runTurn(
+    text: string,
+    signal: AbortSignal,
+    scope: OperationScope,
+  ): Promise<Awaited<ReturnType<HarnessSession['run']>>> {
     const workflow = this.#context.workflow;
-    // Start-up (loading the SDK, authentication, starting the native session) is its own span, apart from turns.
-    const session =
-      this.#session ??
-      (await this.#context.telemetry.operation(
-        {
-          kind: 'agent.start',
-          name: `start ${this.settings.harness}`,
-          attributes: {'stratos.agent.harness': this.settings.harness},
-        },
-        () => this.#initialize(signal, scope),
-      ));
-    signal.throwIfAborted();
-    const mcpServers = await refreshAgentMcpServers({
-      workflow: workflow.name,
-      directory: workflow.directory,
-      servers: workflow.manifest.mcp?.servers ?? {},
-      selected: this.settings.allowedMcps,
-    });
-    let result: Awaited<ReturnType<HarnessSession['run']>>;
-    // Model and tool calls are recorded as the harness reports them, siblings under this execute's agent span;
-    // the turn as a whole is not a model call (it includes the tool calls).
-    this.#observer = new TurnTelemetry(scope, this.settings.harness, this.settings.model);
-    scope.setAttributes({'gen_ai.input.messages': JSON.stringify([textMessage('user', text)])});
-    try {
-      result = await session.run(text, {signal, mcpServers});
-    } catch (error) {
-      throw this.#runError(error, signal);
-    } finally {
-      this.#observer = undefined;
+    for (;;) {
+      // Start-up (loading the SDK, authentication, starting the native session) is its own span, apart from turns.
+      const session =
+        this.#session ??
+        (await this.#context.telemetry.operation(
+          {
+            kind: 'agent.start',
+            name: `start ${this.#current.harness}`,
+            attributes: {'stratos.agent.harness': this.#current.harness},
+          },
+          () => this.#initialize(signal, scope),
+        ));
+      signal.throwIfAborted();
+      const mcpServers = await refreshAgentMcpServers({
+        workflow: workflow.name,
+        directory: workflow.directory,
+        servers: workflow.manifest.mcp?.servers ?? {},
+        selected: this.settings.allowedMcps,
+      });
+      // Model and tool calls are recorded as the harness reports them, siblings under this execute's agent span;
+      // the turn as a whole is not a model call (it includes the tool calls).
+      this.#observer = new TurnTelemetry(scope, this.#current.harness, this.#current.model);
+      scope.setAttributes({'gen_ai.input.messages': JSON.stringify([textMessage('user', text)])});
+      try {
+        const result = await session.run(text, {signal, mcpServers});
+        this.#established = true;
+        return result;
+      } catch (error) {
+        if (this.#established || !(error instanceof ModelUnavailableError) || signal.aborted) {
+          this.#established = true;
+          throw this.#runError(error, signal);
+        }
+        await this.#moveToNextCandidate(session, error, scope);
+      } finally {
+        this.#observer = undefined;
+      }
     }
+  }
+
+  /**
+   * The current candidate's model was rejected before any work: its session is closed first; only when that
+   * succeeded, and another candidate is prepared, does selection move on. Nothing else changes the selection.
+   */
+  async #moveToNextCandidate(
+    session: HarnessSession,
+    rejection: ModelUnavailableError,
+    scope: OperationScope,
+  ): Promise<void> {
+    const rejected = this.#candidates?.[0];
+    this.#session = undefined;
+    this.#state = 'new';
+    try {
+      await session.close();
+    } catch (closeError) {
+      throw new AgentRunError(
+        `${rejection.message} Its session could not be closed (${messageOf(closeError)}), so no other model is tried.`,
+        {
+          agent: this.name,
+          harness: this.#current.harness,
+          cause: new AggregateError([rejection, closeError]),
+        },
+      );
+    }
+    if (rejected === undefined || this.#candidates === undefined || this.#candidates.length < 2) {
+      throw new AgentRunError(`${rejection.message} No other prepared model is left to try.`, {
+        agent: this.name,
+        harness: this.#current.harness,
+        cause: rejection,
+      });
+    }
+    const detail = `${rejected.harness} rejected '${rejected.model}' (${rejection.evidence}${rejection.status === undefined ? '' : `, HTTP ${rejection.status}`})`;
+    this.#skipped.push({...withoutCatalog(rejected), reason: 'model-rejected', detail});
+    this.#candidates.shift();
+    scope.addEvent('stratos.agent.fallback', {
+      'stratos.agent.rejected_harness': rejected.harness,
+      'stratos.agent.rejected_model': rejected.model,
+      'stratos.agent.rejection': rejection.evidence,
+    });
+  }
+
+  async #turn(text: string, signal: AbortSignal, scope: OperationScope): Promise<Output> {
+    const result = await this.#runTurn(text, signal, scope);
     scope.setAttributes({
       'gen_ai.output.messages': JSON.stringify([
         result.structured === undefined
@@ -286,7 +409,7 @@ class AgentSession<Output> implements Agent<Output> {
     if (result.structured === undefined) {
       throw new StratosError(
         'STRATOS_AGENT_OUTPUT_MISSING',
-        `Agent '${this.name}' (${this.settings.harness}) ended without a structured result for its output schema; its text was not turned into one. Text: ${truncate(result.text)}`,
+        `Agent '${this.name}' (${this.#current.harness}) ended without a structured result for its output schema; its text was not turned into one. Text: ${truncate(result.text)}`,
         {details: {agent: this.name, text: result.text}},
       );
     }
@@ -294,7 +417,7 @@ class AgentSession<Output> implements Agent<Output> {
     if (!parsed.success) {
       throw new StratosError(
         'STRATOS_AGENT_OUTPUT_INVALID',
-        `Agent '${this.name}' (${this.settings.harness}) returned a structured result that does not match its output schema: ${z.prettifyError(parsed.error)}`,
+        `Agent '${this.name}' (${this.#current.harness}) returned a structured result that does not match its output schema: ${z.prettifyError(parsed.error)}`,
         {details: {agent: this.name, value: result.structured.value, issues: parsed.error.issues}},
       );
     }
@@ -304,10 +427,17 @@ class AgentSession<Output> implements Agent<Output> {
   async #initialize(signal: AbortSignal, scope: OperationScope): Promise<HarnessSession> {
     // Worktrees: the agent's checkout exists before the harness starts (src/worktrees/, through the context).
     const worktree = await this.#acquireWorktree(scope);
-    const harness = this.#harness ?? (await loadHarness(this.settings.harness));
-    this.#harness = harness;
     const env = createHarnessEnvironment();
-    await harness.checkAuthentication(env);
+    await this.#selectCandidate(env, signal, scope);
+    const harness =
+      this.#harness?.id === this.#current.harness ? this.#harness : await loadHarness(this.#current.harness);
+    this.#harness = harness;
+    // An explicit provider owns its authentication: Azure never falls back to an OpenAI key or login.
+    if (harness.id === 'codex' && this.#current.provider === 'azure') resolveCodexProvider('azure', env);
+    else await harness.checkAuthentication(env);
+    const tools =
+      this.#tools ??
+      resolveToolSelection(harness.id, this.settings.allowedTools, this.settings.disallowedTools, this.name);
     const workflow = this.#context.workflow;
     const systemPrompt =
       this.settings.systemPrompt === undefined
@@ -327,7 +457,8 @@ class AgentSession<Output> implements Agent<Output> {
     try {
       this.#session = await harness.createSession({
         agent: this.name,
-        model: this.settings.model,
+        model: this.#current.model,
+        provider: this.#current.provider,
         effort: this.settings.effort,
         systemPrompt:
           worktree === undefined
@@ -335,7 +466,7 @@ class AgentSession<Output> implements Agent<Output> {
             : [systemPrompt, worktree.notice].filter(Boolean).join('\n\n'),
         workingDirectory: worktree?.directory ?? this.settings.workingDirectory,
         mcpServers,
-        tools: this.#tools,
+        tools,
         outputJsonSchema: schema === undefined ? undefined : toOutputJsonSchema(schema),
         env,
         hooks: this.#code.hooks ?? {},
@@ -352,12 +483,12 @@ class AgentSession<Output> implements Agent<Output> {
       if (isStratosError(error)) throw error;
       throw new StratosError(
         'STRATOS_AGENT_INIT_FAILED',
-        `Agent '${this.name}' could not start its ${this.settings.harness} session: ${messageOf(error)} A later execute may try again.`,
+        `Agent '${this.name}' could not start its ${this.#current.harness} session: ${messageOf(error)} A later execute may try again.`,
         {
           cause: error,
           details: {
             agent: this.name,
-            harness: this.settings.harness,
+            harness: this.#current.harness,
             workingDirectory:
               relative(this.#context.invocationDirectory, this.settings.workingDirectory) || '.',
           },
@@ -365,7 +496,52 @@ class AgentSession<Output> implements Agent<Output> {
       );
     }
     this.#state = 'ready';
+    this.#sessionsStarted += 1;
     return this.#session;
+  }
+
+  /** With model preferences: prepares the candidates once, then makes the first untried one current. */
+  async #selectCandidate(
+    env: Record<string, string>,
+    signal: AbortSignal,
+    scope: OperationScope,
+  ): Promise<void> {
+    if (this.settings.models === undefined) return;
+    if (this.#candidates === undefined) {
+      const prepared = await prepareCandidates({agent: this.name, settings: this.settings, env, signal});
+      this.#candidates = prepared.ready;
+      this.#skipped.push(...prepared.skipped);
+    }
+    const candidate = this.#candidates[0]!;
+    this.#current = {
+      harness: candidate.harness as HarnessId,
+      model: candidate.model,
+      provider: candidate.provider,
+      identity: candidate.identity,
+    };
+    this.#tools = resolveToolSelection(
+      this.#current.harness,
+      this.settings.allowedTools,
+      this.settings.disallowedTools,
+      this.name,
+    );
+    const selection = {
+      'stratos.agent.harness': candidate.harness,
+      'gen_ai.provider.name': candidate.provider,
+      'gen_ai.request.model': candidate.model,
+      'stratos.agent.model_identity': candidate.identity,
+      'stratos.agent.catalog': candidate.catalog,
+    };
+    scope.setAttributes({
+      ...selection,
+      'stratos.agent.skipped': JSON.stringify(
+        this.#skipped.map((skip) => `${skip.identity} on ${skip.harness}: ${skip.detail}`),
+      ),
+    });
+    scope.addEvent('stratos.agent.selection', {
+      ...selection,
+      'stratos.agent.skipped_count': this.#skipped.length,
+    });
   }
 
   // Worktrees: acquired once per agent (a retried initialization reuses it); the runtime releases it at run end.
@@ -392,14 +568,14 @@ class AgentSession<Output> implements Agent<Output> {
       return new AgentRunError(`${error.message} The execution failed.`, {
         code: 'STRATOS_AGENT_HOOK_FAILED',
         agent: this.name,
-        harness: this.settings.harness,
+        harness: this.#current.harness,
         cause: error.cause,
       });
     }
     if (isStratosError(error)) return error;
     return new AgentRunError(messageOf(error), {
       agent: this.name,
-      harness: this.settings.harness,
+      harness: this.#current.harness,
       cause: error,
     });
   }
@@ -426,7 +602,7 @@ async function runLifecycleHook(
     throw new AgentRunError(`the ${hook} hook threw: ${messageOf(error)}`, {
       code: 'STRATOS_AGENT_HOOK_FAILED',
       agent: agent.name,
-      harness: agent.settings.harness,
+      harness: agent.harness,
       cause: error,
     });
   }
@@ -449,4 +625,14 @@ function truncate(text: string): string {
 /** One message in the OpenTelemetry GenAI message-content shape (`gen_ai.input.messages`/`output.messages`). */
 function textMessage(role: 'user' | 'assistant', content: string): {role: string; parts: unknown[]} {
   return {role, parts: [{type: 'text', content}]};
+}
+
+/** A ready candidate as a skip record (without its catalog status). */
+function withoutCatalog(candidate: ReadyCandidate): Omit<SelectionSkip, 'reason' | 'detail'> {
+  return {
+    harness: candidate.harness,
+    provider: candidate.provider,
+    model: candidate.model,
+    identity: candidate.identity,
+  };
 }

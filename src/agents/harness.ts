@@ -16,6 +16,8 @@ export type AgentMcpServer =
 export interface HarnessSessionOptions {
   agent: string;
   model?: string | undefined;
+  /** The provider serving the model (`azure` for Codex); undefined for the harness's default provider. */
+  provider?: string | undefined;
   effort?: string | undefined;
   systemPrompt?: string | undefined;
   /** Absolute; the process directory is never changed. */

@@ -23,8 +23,15 @@ export type AgentEffort = (typeof effortLevels)[HarnessId][number];
 export interface AgentConfigFields {
   /** Which harness runs the conversation; default `claude-code`. */
   harness?: HarnessId;
-  /** The harness's model id; default: the harness's own default model. */
+  /** The harness's native model id; default: the harness's own default model. Not together with `models`. */
   model?: string;
+  /**
+   * Ordered hosted model identities (`anthropic/claude-sonnet-4-5`, `openai/gpt-5`): the first ready candidate is
+   * chosen at the first execute (docs/agents.md, "Choosing a harness and model"). Not together with `model`.
+   */
+  models?: string[];
+  /** The provider serving the model: `anthropic` (Claude Code), `openai` or `azure` (Codex); default per harness. */
+  provider?: string;
   /** Reasoning effort; default: the harness's default. */
   effort?: AgentEffort;
   /** Fixed for the conversation; resolved at the first execute. */
@@ -61,16 +68,27 @@ export interface AgentSettings<Output = string> extends AgentConfigFields {
 /** The resolved, fixed settings of one agent. */
 export interface ResolvedAgentSettings
   extends Omit<AgentConfigFields, 'harness' | 'allowedMcps' | 'workingDirectory' | 'worktree'> {
+  /** The explicit harness, or `claude-code`; with `models` and no explicit harness, selection replaces it. */
   harness: HarnessId;
+  /** True when `models` are given without an explicit harness: the harness is chosen at the first execute. */
+  harnessSelected: boolean;
   allowedMcps: string[];
   /** Absolute. */
   workingDirectory: string;
   worktree?: ResolvedWorktree;
 }
 
+/** Providers each harness serves when named explicitly. */
+export const harnessProviders: Readonly<Record<HarnessId, readonly string[]>> = {
+  'claude-code': ['anthropic'],
+  codex: ['openai', 'azure'],
+};
+
 const dataFields = [
   'harness',
   'model',
+  'models',
+  'provider',
   'effort',
   'systemPrompt',
   'allowedMcps',
@@ -122,7 +140,16 @@ export function validateAgentLayer(
         if (!(harnessIds as readonly unknown[]).includes(value))
           fail(`must be one of ${harnessIds.join(', ')}`);
         break;
+      case 'models':
+        if (
+          !Array.isArray(value) ||
+          value.length === 0 ||
+          !value.every((item) => typeof item === 'string' && item.trim() !== '')
+        )
+          fail('must be a non-empty list of hosted model identities such as "anthropic/claude-sonnet-4-5"');
+        break;
       case 'model':
+      case 'provider':
       case 'workingDirectory':
         if (typeof value !== 'string' || value.trim() === '') fail('must be a non-empty string');
         break;
@@ -169,7 +196,30 @@ export function resolveAgentSettings(options: ResolveAgentOptions): ResolvedAgen
     {mergeWith: {systemPrompt: mergePromptReferences}},
   ) as AgentConfigFields;
   const harness = merged.harness ?? 'claude-code';
-  if (merged.effort !== undefined && !(effortLevels[harness] as readonly string[]).includes(merged.effort)) {
+  const harnessSelected = merged.models !== undefined && merged.harness === undefined;
+  if (merged.model !== undefined && merged.models !== undefined) {
+    throw new StratosError(
+      'STRATOS_AGENT_CONFIG_INVALID',
+      `Agent '${options.name}' sets both model (a native id for its harness) and models (ordered hosted identities); keep one.`,
+      {details: {agent: options.name, field: 'models'}},
+    );
+  }
+  if (merged.provider !== undefined && merged.harness !== undefined) {
+    const served = harnessProviders[harness];
+    if (!served.includes(merged.provider)) {
+      throw new StratosError(
+        'STRATOS_AGENT_CONFIG_INVALID',
+        `Agent '${options.name}' names the provider '${merged.provider}', which ${harness} does not serve here; use ${served.join(' or ')}.`,
+        {details: {agent: options.name, field: 'provider'}},
+      );
+    }
+  }
+  // With selection the harness is not known yet: effort is checked against each candidate's harness then.
+  if (
+    !harnessSelected &&
+    merged.effort !== undefined &&
+    !(effortLevels[harness] as readonly string[]).includes(merged.effort)
+  ) {
     throw new StratosError(
       'STRATOS_AGENT_CONFIG_INVALID',
       `Agent '${options.name}' has effort '${merged.effort}', which ${harness} does not support; use one of ${effortLevels[harness].join(', ')}.`,
@@ -191,6 +241,7 @@ export function resolveAgentSettings(options: ResolveAgentOptions): ResolvedAgen
     ...rest,
     ...(resolvedWorktree === undefined ? {} : {worktree: resolvedWorktree}),
     harness,
+    harnessSelected,
     allowedMcps,
     workingDirectory:
       workingDirectory === undefined ? options.invocationDirectory : options.resolvePath(workingDirectory),

@@ -27,6 +27,8 @@ agents:
     systemPrompt: {file: prompts/missing.md}
   broken:
     systemPrompt: {template: prompts/broken.hbs, variables: {name: x}}
+  unmapped:
+    models: [openai/gpt-5, google/not-a-model]
   fine:
     harness: claude-code
     effort: high
@@ -56,6 +58,7 @@ const expected = [
   'STRATOS_AGENT_CONFIG_INVALID agents.effortful.effort 15',
   'STRATOS_AGENT_CONFIG_INVALID agents.harnessless.harness 12',
   'STRATOS_AGENT_MCP_UNKNOWN agents.mcpless.allowedMcps 17',
+  'STRATOS_AGENT_MODEL_UNMAPPED agents.unmapped.models 25',
   'STRATOS_AGENT_TOOL_UNKNOWN agents.toolless.allowedTools 19',
   'STRATOS_PROMPT_FILE_MISSING agents.promptless.systemPrompt 21',
   'STRATOS_PROMPT_INVALID agents.broken.systemPrompt 23',

@@ -36,7 +36,7 @@ export type AnthropicReply =
     }
   | {toolUse: {name: string; input: Record<string, unknown>}; text?: string}
   | {/** Keep the stream open after message_start until the client goes away. */ hang: true}
-  | {status: number; error: string};
+  | {status: number; error: string /** The error's `type`; default `api_error`. */; errorType?: string};
 
 export type AnthropicScript = (
   turn: AnthropicTurn,
@@ -50,10 +50,25 @@ export interface AnthropicServer extends ModelServer {
 
 let nextId = 1;
 
-export async function startAnthropicServer(script: AnthropicScript): Promise<AnthropicServer> {
+export interface ModelCatalogOptions {
+  /** `GET /v1/models` lists these (a complete listing); without it the catalog path is not found. */
+  models?: string[];
+}
+
+export async function startAnthropicServer(
+  script: AnthropicScript,
+  options: ModelCatalogOptions = {},
+): Promise<AnthropicServer> {
   const server = await listenModelServer(async (request, response, isModel) => {
     if (request.method === 'HEAD' || request.path.startsWith('/api/hello')) {
       response.writeHead(200).end();
+      return;
+    }
+    if (request.method === 'GET' && request.path.startsWith('/v1/models') && options.models !== undefined) {
+      const data = options.models.map((id) => ({type: 'model', id}));
+      response
+        .writeHead(200, {'content-type': 'application/json'})
+        .end(JSON.stringify({data, has_more: false}));
       return;
     }
     if (request.method !== 'POST' || !request.path.startsWith('/v1/messages')) {
@@ -70,9 +85,12 @@ export async function startAnthropicServer(script: AnthropicScript): Promise<Ant
     const turn = parseAnthropicTurn(request.body);
     const reply = await script(turn, request);
     if ('status' in reply) {
-      response
-        .writeHead(reply.status, {'content-type': 'application/json'})
-        .end(JSON.stringify({type: 'error', error: {type: 'api_error', message: reply.error}}));
+      response.writeHead(reply.status, {'content-type': 'application/json'}).end(
+        JSON.stringify({
+          type: 'error',
+          error: {type: reply.errorType ?? 'api_error', message: reply.error},
+        }),
+      );
       return;
     }
     await writeSse(response, messageEvents(request.body?.model ?? 'claude-test', reply));

@@ -38,12 +38,16 @@ export interface ResponsesServer extends ModelServer {
 
 let nextId = 1;
 
-export async function startResponsesServer(script: ResponsesScript): Promise<ResponsesServer> {
+export async function startResponsesServer(
+  script: ResponsesScript,
+  options: {/** What `GET /v1/models` lists; default none. */ models?: string[]} = {},
+): Promise<ResponsesServer> {
   const server = await listenModelServer(async (request, response, isModel) => {
     if (request.method === 'GET' && request.path.startsWith('/v1/models')) {
+      const data = (options.models ?? []).map((id) => ({id, object: 'model'}));
       response
         .writeHead(200, {'content-type': 'application/json'})
-        .end(JSON.stringify({object: 'list', data: []}));
+        .end(JSON.stringify({object: 'list', data}));
       return;
     }
     if (request.method !== 'POST' || !request.path.startsWith('/v1/responses')) {

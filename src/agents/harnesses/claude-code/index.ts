@@ -26,6 +26,7 @@ import type {
 } from '../../harness.ts';
 import {type AgentEvent, HookFailure, type TokenCounts} from '../../hooks.ts';
 import {importHarnessSdk} from '../../load-harness.ts';
+import {ModelUnavailableError} from '../../model-unavailable-error.ts';
 import {describeToolCall, parseMcpToolName} from '../../tool-call.ts';
 import {checkClaudeAuthentication} from './authentication.ts';
 import {MessageQueue} from './message-queue.ts';
@@ -65,6 +66,8 @@ interface PendingTurn {
   texts: string[];
   hookFailure: HookFailure | undefined;
   cancelled: unknown;
+  /** Claude Code reported `model_not_found` for the conversation's first request, before any other work. */
+  modelUnavailable?: {status: number | undefined};
 }
 
 class ClaudeCodeSession implements HarnessSession {
@@ -78,12 +81,21 @@ class ClaudeCodeSession implements HarnessSession {
   #reader: Promise<void>;
   /** The model response being streamed (main conversation only): its model and the usage reported so far. */
   #response: {model?: string; usage: NativeUsage} | undefined;
+  /** Set by the first output, reasoning or tool work: after it, a rejection is no longer a selection matter. */
+  #worked = false;
 
   constructor(
     query: (params: {prompt: AsyncIterable<SDKUserMessage>; options: Options}) => Query,
     options: HarnessSessionOptions,
   ) {
-    this.#options = options;
+    this.#options = {
+      ...options,
+      emit: (event) => {
+        if (event.type !== 'model.start' && event.type !== 'model.end' && event.type !== 'usage')
+          this.#worked = true;
+        options.emit(event);
+      },
+    };
     this.#mcpJson = JSON.stringify(options.mcpServers);
     this.#query = query({prompt: this.#input, options: this.#nativeOptions()});
     this.#reader = this.#read();
@@ -289,12 +301,23 @@ class ClaudeCodeSession implements HarnessSession {
       return;
     }
     if (message.type === 'stream_event') {
+      if (message.event.type === 'content_block_start') this.#worked = true;
       // Subagents' model calls (parent_tool_use_id set) are not reported: they belong to their spawning tool call.
       if (message.parent_tool_use_id === null) this.#observeStream(message.event);
       return;
     }
     if (message.type === 'assistant') {
       if (message.error !== undefined && message.parent_tool_use_id === null) {
+        // Structured evidence (the SDK's error class, with the HTTP status) that the model is unavailable.
+        // Its text is Claude Code's own notice about the error, not model output.
+        if (message.error === 'model_not_found' && !this.#worked) {
+          turn.modelUnavailable = {
+            status: (message as {api_error_status?: number | null}).api_error_status ?? undefined,
+          };
+          this.#response = undefined;
+          this.#options.emit({type: 'model.end', error: message.error});
+          return;
+        }
         this.#response = undefined;
         this.#options.emit({type: 'model.end', error: message.error});
       }
@@ -320,6 +343,19 @@ class ClaudeCodeSession implements HarnessSession {
       message.subtype === 'success'
         ? message.result
         : `${message.subtype}${message.errors.length > 0 ? `: ${message.errors.join('; ')}` : ''}`;
+    if (turn.modelUnavailable !== undefined && !this.#worked) {
+      this.#settle(
+        undefined,
+        new ModelUnavailableError(
+          `Claude Code could not use model '${this.#options.model ?? 'default'}': ${reason}`,
+          {
+            evidence: 'model_not_found',
+            status: turn.modelUnavailable.status,
+          },
+        ),
+      );
+      return;
+    }
     this.#settle(undefined, new Error(`Claude Code ended the turn with an error (${reason}).`));
   }
 

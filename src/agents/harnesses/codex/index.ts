@@ -9,11 +9,12 @@
  * and the bridge runs the hooks around each MCP tool call. Built-in Codex tools (shell, apply_patch) are not
  * bridged, so the hooks see MCP tool calls only.
  */
-import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
+import {chmod, mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import type {CodexOptions, Thread, ThreadEvent, ThreadOptions} from '@openai/codex-sdk';
+import {resolveStratosHome} from '../../../internal/stratos-home.ts';
 import type {
   AgentHarness,
   AgentMcpServer,
@@ -27,6 +28,7 @@ import {importHarnessSdk} from '../../load-harness.ts';
 import {type McpHookBridge, needsMcpHookBridge, startMcpHookBridge} from '../../mcp-hook-bridge.ts';
 import {describeToolCall} from '../../tool-call.ts';
 import {checkCodexAuthentication} from './authentication.ts';
+import {resolveCodexProvider} from './provider-setup.ts';
 
 type CodexModule = typeof import('@openai/codex-sdk');
 
@@ -45,7 +47,14 @@ export const codexHarness: AgentHarness = {
     const sdk = await importHarnessSdk('codex', () => import('@openai/codex-sdk'));
     const launcherDirectory = await mkdtemp(join(tmpdir(), 'stratos-codex-'));
     let bridge: McpHookBridge | undefined;
+    let isolatedHome: string | undefined;
     try {
+      if (resolveCodexProvider(options.provider, options.env).isolateHome) {
+        // Outside /tmp (HARNESS-NOTES), owned by this session, removed at close.
+        const homes = join(resolveStratosHome(options.env), 'harness-homes');
+        await mkdir(homes, {recursive: true, mode: 0o700});
+        isolatedHome = await mkdtemp(join(homes, 'codex-'));
+      }
       const launcher = join(launcherDirectory, 'codex');
       await writeFile(
         launcher,
@@ -62,11 +71,12 @@ export const codexHarness: AgentHarness = {
           onHookFailure: (failure) => session?.failTurn(failure),
         });
       }
-      session = new CodexSession(sdk, options, launcher, launcherDirectory, bridge);
+      session = new CodexSession(sdk, options, launcher, launcherDirectory, bridge, isolatedHome);
       return session;
     } catch (error) {
       await bridge?.close();
       await rm(launcherDirectory, {recursive: true, force: true});
+      if (isolatedHome !== undefined) await rm(isolatedHome, {recursive: true, force: true});
       throw error;
     }
   },
@@ -77,6 +87,8 @@ class CodexSession implements HarnessSession {
   #options: HarnessSessionOptions;
   #launcher: string;
   #launcherDirectory: string;
+  /** CODEX_HOME of its own when the provider must not see the saved login (Azure). */
+  #isolatedHome: string | undefined;
   #thread: Thread;
   #mcpJson: string;
   #closed = false;
@@ -91,7 +103,9 @@ class CodexSession implements HarnessSession {
     launcher: string,
     launcherDirectory: string,
     bridge: McpHookBridge | undefined,
+    isolatedHome: string | undefined,
   ) {
+    this.#isolatedHome = isolatedHome;
     this.#sdk = sdk;
     this.#options = options;
     this.#launcher = launcher;
@@ -119,23 +133,17 @@ class CodexSession implements HarnessSession {
       ...(o.systemPrompt === undefined ? {} : {developer_instructions: o.systemPrompt}),
       mcp_servers: this.#bridge === undefined ? toNativeServers(mcpServers) : toBridgedServers(this.#bridge),
     };
-    const baseUrl = o.env.OPENAI_BASE_URL;
-    if (baseUrl !== undefined && baseUrl !== '') {
-      config.model_provider = 'stratos_openai';
-      config.model_providers = {
-        stratos_openai: {
-          name: 'OpenAI (OPENAI_BASE_URL)',
-          base_url: baseUrl,
-          env_key: 'OPENAI_API_KEY',
-          wire_api: 'responses',
-        },
-      };
-    }
+    // The provider's own configuration and credentials (./provider-setup.ts); Azure gets a CODEX_HOME of its own,
+    // so a saved ChatGPT login can never stand in for a failing Azure setup.
+    const provider = resolveCodexProvider(o.provider, o.env);
+    Object.assign(config, provider.config);
+    const env =
+      this.#isolatedHome === undefined ? provider.env : {...provider.env, CODEX_HOME: this.#isolatedHome};
     return new this.#sdk.Codex({
       codexPathOverride: this.#launcher,
-      env: this.#bridge === undefined ? o.env : {...o.env, [bridgeTokenVariable]: this.#bridge.token},
+      env: this.#bridge === undefined ? env : {...env, [bridgeTokenVariable]: this.#bridge.token},
       config,
-      ...(baseUrl === undefined && o.env.OPENAI_API_KEY !== undefined ? {apiKey: o.env.OPENAI_API_KEY} : {}),
+      ...(provider.apiKey === undefined ? {} : {apiKey: provider.apiKey}),
     });
   }
 
@@ -274,6 +282,7 @@ class CodexSession implements HarnessSession {
     this.#running?.abort(new Error('The Codex conversation was closed.'));
     await this.#bridge?.close();
     await rm(this.#launcherDirectory, {recursive: true, force: true});
+    if (this.#isolatedHome !== undefined) await rm(this.#isolatedHome, {recursive: true, force: true});
   }
 }
 

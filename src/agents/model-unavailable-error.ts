@@ -1,0 +1,18 @@
+/**
+ * Thrown by a harness adapter when the first model request of a conversation was rejected with structured
+ * evidence that the model is unavailable (a provider error code, not a guessed message), before any output,
+ * reasoning, tool work or background work. Only this error lets selection move on to the next prepared candidate.
+ */
+export class ModelUnavailableError extends Error {
+  /** The native evidence, such as Claude Code's `model_not_found`. */
+  readonly evidence: string;
+  /** The HTTP status the harness reported with it, when it reported one. */
+  readonly status: number | undefined;
+
+  constructor(message: string, options: {evidence: string; status?: number | undefined; cause?: unknown}) {
+    super(message, {cause: options.cause});
+    this.name = 'ModelUnavailableError';
+    this.evidence = options.evidence;
+    this.status = options.status;
+  }
+}
