@@ -202,7 +202,7 @@ export const errorCodes = {
     'The worktree path holds something that is not a worktree of the repository; it was left untouched.',
   STRATOS_WORKTREE_CREATE_FAILED: 'Creating or recreating a worktree with git failed.',
   STRATOS_WORKTREE_LOCK_TIMEOUT:
-    'A worktree bookkeeping lock stayed held by another process for five seconds; it was never stolen.',
+    'A worktree lock stayed held past its wait (5 s for bookkeeping, 30 s for git commands); it was never stolen.',
   STRATOS_WORKTREE_BASE_LOCAL_HEAD:
     'Warning: refs/remotes/origin/HEAD is missing, so a new worktree branch started from local HEAD.',
   STRATOS_WORKTREE_KEPT_CHANGES:

@@ -69,8 +69,8 @@ test('an unnamed worktree gets a fresh adjective-noun name and starts from origi
 
 test('concurrent unnamed acquisitions get distinct names and checkouts', async () => {
   const r = await repo();
-  const leases = await Promise.all([1, 2, 3, 4].map((i) => acquire(r, {runId: `run-${i}`})));
-  assert.equal(new Set(leases.map((lease) => lease.name)).size, 4);
+  const leases = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((i) => acquire(r, {runId: `run-${i}`})));
+  assert.equal(new Set(leases.map((lease) => lease.name)).size, 8);
   const listed = r.git(['worktree', 'list', '--porcelain']);
   for (const lease of leases) assert.ok(listed.includes(`worktree ${lease.path}\n`), lease.path);
 });
