@@ -1,7 +1,7 @@
 // The Claude Code harness end to end: the real CLI runs a workflow whose agents drive the real claude binary
 // against a scripted Anthropic Messages server, with an isolated home and no outbound traffic.
 import assert from 'node:assert/strict';
-import {mkdir, readFile, writeFile} from 'node:fs/promises';
+import {mkdir, readFile, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, afterEach, before, test} from 'node:test';
 import {createTempProject, type TempProject} from '../helpers/temp-project.ts';
@@ -14,7 +14,7 @@ import {
   toolCall,
 } from '../servers/models/anthropic.ts';
 import {createHarnessHome, type HarnessHome, survivingProcesses} from '../servers/models/harness-env.ts';
-import {scenarioManifest, scenarioWorkflow} from '../servers/models/scenario-workflow.ts';
+import {buildOnlyFlag, scenarioManifest, scenarioWorkflow} from '../servers/models/scenario-workflow.ts';
 
 let server: AnthropicServer;
 let project: TempProject;
@@ -32,9 +32,10 @@ function reply(turn: AnthropicTurn) {
   }
   if (text.includes('STRUCT_BAD')) return {text: 'The answer is 42, in prose.'};
   if (text.includes('MCP') || turn.toolResults.length > 0) {
-    const echo = resultOf(turn, 'mcp__counter__echo');
+    const tool = turn.transcript.includes('slowcounter') ? 'mcp__slowcounter__echo' : 'mcp__counter__echo';
+    const echo = resultOf(turn, tool);
     if (echo !== undefined) return {text: `echo said ${echo.content}${echo.isError ? ' (error)' : ''}`};
-    return toolCall(turn, 'mcp__counter__echo', {text: 'hi'});
+    return toolCall(turn, tool, {text: 'hi'});
   }
   if (text.includes('CONT second'))
     return {text: turn.transcript.includes('CONT first alpha') ? 'remembered alpha' : 'forgot'};
@@ -73,7 +74,9 @@ before(async () => {
     join(home.env.HOME!, '.claude.json'),
     JSON.stringify({mcpServers: {usermcp2: {type: 'stdio', command: 'node', args: ['-e', '']}}}),
   );
+  await writeFile(buildOnlyFlag(callLog), '');
   const build = await project.cli(['build', 'agent-scenarios', '--json'], {env: home.env});
+  await rm(buildOnlyFlag(callLog));
   assert.equal(build.exitCode, 0, build.stdout + build.stderr);
 });
 
@@ -114,6 +117,27 @@ test('a tool call reaches the workflow-defined MCP server, which records it', as
     calls.map((c) => [c.tool, c.arguments.text]),
     [['echo', 'hi']],
   );
+});
+
+test('a selected MCP server that is slow to start is still offered, natively and through tool hooks', async () => {
+  const before = await readLog();
+  assert.match(await run('mcp-slow'), /^echo said .*hi/s);
+  assert.match(await run('mcp-slow-hooked'), /^echo said .*hi/s);
+  const calls = (await readLog()).slice(before.length).filter((c) => c.event === 'finish');
+  assert.deepEqual(
+    calls.map((c) => [c.tool, c.arguments.text]),
+    [
+      ['echo', 'hi'],
+      ['echo', 'hi'],
+    ],
+  );
+});
+
+test('a selected MCP server that cannot start fails the execute with STRATOS_MCP_CONNECT_FAILED', async () => {
+  const result = await run('mcp-broken');
+  assert.equal(result.ok, false);
+  assert.equal(result.error.code, 'STRATOS_MCP_CONNECT_FAILED');
+  assert.match(result.error.message, /'broken'/);
 });
 
 test('structured output: a valid result is returned, prose is an error', async () => {

@@ -1,17 +1,18 @@
 // The Codex harness end to end: the real CLI runs a workflow whose agents drive the real codex binary against a
 // scripted OpenAI Responses server, with an isolated CODEX_HOME (outside /tmp) and no outbound traffic.
 import assert from 'node:assert/strict';
-import {readFile, writeFile} from 'node:fs/promises';
+import {readFile, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, afterEach, before, test} from 'node:test';
 import {createTempProject, type TempProject} from '../helpers/temp-project.ts';
 import {createHarnessHome, type HarnessHome, survivingProcesses} from '../servers/models/harness-env.ts';
 import {
+  mcpToolCall,
   type ResponsesServer,
   type ResponsesTurn,
   startResponsesServer,
 } from '../servers/models/openai-responses.ts';
-import {scenarioManifest, scenarioWorkflow} from '../servers/models/scenario-workflow.ts';
+import {buildOnlyFlag, scenarioManifest, scenarioWorkflow} from '../servers/models/scenario-workflow.ts';
 
 let server: ResponsesServer;
 let project: TempProject;
@@ -27,7 +28,7 @@ function reply(turn: ResponsesTurn) {
   if (text.includes('MCP')) {
     const result = turn.toolResults[0];
     if (result !== undefined) return {text: `echo said ${result.output}`};
-    return {toolCall: {name: 'echo', namespace: 'mcp__counter', arguments: {text: 'hi'}}};
+    return mcpToolCall(turn, text.includes('slowcounter') ? 'slowcounter' : 'counter', 'echo', {text: 'hi'});
   }
   if (text.includes('CONT second'))
     return {text: turn.transcript.includes('CONT first alpha') ? 'remembered alpha' : 'forgot'};
@@ -61,7 +62,9 @@ before(async () => {
     join(home.env.CODEX_HOME!, 'config.toml'),
     '[mcp_servers.usermcp]\ncommand = "node"\nargs = ["-e", ""]\n',
   );
+  await writeFile(buildOnlyFlag(callLog), '');
   const build = await project.cli(['build', 'agent-scenarios', '--json'], {env: home.env});
+  await rm(buildOnlyFlag(callLog));
   assert.equal(build.exitCode, 0, build.stdout + build.stderr);
 });
 
@@ -102,6 +105,27 @@ test('a tool call reaches the workflow-defined MCP server, which records it', as
     calls.map((c) => [c.tool, c.arguments.text]),
     [['echo', 'hi']],
   );
+});
+
+test('a selected MCP server that is slow to start is still offered, natively and through tool hooks', async () => {
+  const before = await readLog();
+  assert.match(await run('mcp-slow'), /^echo said .*hi/s);
+  assert.match(await run('mcp-slow-hooked'), /^echo said .*hi/s);
+  const calls = (await readLog()).slice(before.length).filter((c) => c.event === 'finish');
+  assert.deepEqual(
+    calls.map((c) => [c.tool, c.arguments.text]),
+    [
+      ['echo', 'hi'],
+      ['echo', 'hi'],
+    ],
+  );
+});
+
+test('a selected MCP server that cannot start fails the execute with STRATOS_MCP_CONNECT_FAILED', async () => {
+  const result = await run('mcp-broken');
+  assert.equal(result.ok, false);
+  assert.equal(result.error.code, 'STRATOS_MCP_CONNECT_FAILED');
+  assert.match(result.error.message, /'broken'/);
 });
 
 test('structured output: the schema is sent natively; a valid result is returned, an invalid one is an error', async () => {
