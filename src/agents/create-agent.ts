@@ -12,6 +12,7 @@ import type {OperationScope} from '../telemetry/index.ts';
 import {createHarnessEnvironment} from './agent-environment.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
 import type {AgentHarness, HarnessSession} from './harness.ts';
+import {findHarness} from './harnesses/registry.ts';
 import {HookFailure} from './hooks.ts';
 import {loadHarness} from './load-harness.ts';
 import {type AgentSettings, type ResolvedAgentSettings, resolveAgentSettings} from './settings.ts';
@@ -286,7 +287,7 @@ class AgentSession<Output> implements Agent<Output> {
     const harness = this.#harness ?? (await loadHarness(this.settings.harness));
     this.#harness = harness;
     const env = createHarnessEnvironment();
-    await harness.checkAuthentication(env);
+    await findHarness(this.settings.harness).checkAuthentication(env);
     const workflow = this.#context.workflow;
     const systemPrompt =
       this.settings.systemPrompt === undefined

@@ -7,17 +7,17 @@ import type {z} from 'zod';
 import {mergeLayers} from '../config/precedence.ts';
 import {isPromptReference, mergePromptReferences, type PromptReference} from '../config/prompts.ts';
 import {StratosError} from '../errors/index.ts';
+import {type HarnessId, harnessIds, harnessRecords, isHarnessId} from './harnesses/registry.ts';
 import type {AgentEvent, AgentHooks} from './hooks.ts';
+import {validateAgentSettings} from './validate-agent-settings.ts';
 
-/** Harnesses with an adapter. OpenCode joins this list in a later release. */
-export const harnessIds = ['claude-code', 'codex'] as const;
-export type HarnessId = (typeof harnessIds)[number];
+export {type HarnessId, harnessIds};
 
-export const effortLevels = {
-  'claude-code': ['low', 'medium', 'high', 'xhigh', 'max'],
-  codex: ['minimal', 'low', 'medium', 'high', 'xhigh'],
-} as const satisfies Record<HarnessId, readonly string[]>;
-export type AgentEffort = (typeof effortLevels)[HarnessId][number];
+/** The effort levels of each harness, from the harness registry. */
+export const effortLevels = Object.fromEntries(
+  harnessRecords.map((record) => [record.id, record.effortLevels]),
+) as {readonly [Id in HarnessId]: Extract<(typeof harnessRecords)[number], {id: Id}>['effortLevels']};
+export type AgentEffort = (typeof harnessRecords)[number]['effortLevels'][number];
 
 /** Settings that workflow.yaml and invocation overrides may hold (plain data). */
 export interface AgentConfigFields {
@@ -107,8 +107,7 @@ export function validateAgentLayer(
     }
     switch (field) {
       case 'harness':
-        if (!(harnessIds as readonly unknown[]).includes(value))
-          fail(`must be one of ${harnessIds.join(', ')}`);
+        if (!isHarnessId(value)) fail(`must be one of ${harnessIds.join(', ')}`);
         break;
       case 'model':
       case 'workingDirectory':
@@ -139,7 +138,7 @@ export interface ResolveAgentOptions {
 
 /**
  * Resolves the fixed settings of an agent from its layers.
- * @throws StratosError STRATOS_AGENT_CONFIG_INVALID, STRATOS_AGENT_MCP_UNKNOWN
+ * @throws StratosError STRATOS_AGENT_CONFIG_INVALID, STRATOS_AGENT_MCP_UNKNOWN, STRATOS_AGENT_TOOL_UNKNOWN
  */
 export function resolveAgentSettings(options: ResolveAgentOptions): ResolvedAgentSettings {
   for (const layer of options.layers) {
@@ -151,22 +150,18 @@ export function resolveAgentSettings(options: ResolveAgentOptions): ResolvedAgen
     {mergeWith: {systemPrompt: mergePromptReferences}},
   ) as AgentConfigFields;
   const harness = merged.harness ?? 'claude-code';
-  if (merged.effort !== undefined && !(effortLevels[harness] as readonly string[]).includes(merged.effort)) {
-    throw new StratosError(
-      'STRATOS_AGENT_CONFIG_INVALID',
-      `Agent '${options.name}' has effort '${merged.effort}', which ${harness} does not support; use one of ${effortLevels[harness].join(', ')}.`,
-      {details: {agent: options.name, field: 'effort'}},
-    );
+  // The merged settings pass the same validator build and `list` use; the first issue is the error.
+  const [issue] = validateAgentSettings({
+    name: options.name,
+    settings: merged as Record<string, unknown>,
+    mcpServers: options.mcpServers,
+    source: `agent '${options.name}'`,
+    codeFields: true,
+  });
+  if (issue !== undefined) {
+    throw new StratosError(issue.code, issue.message, {details: {agent: options.name, field: issue.field}});
   }
   const allowedMcps = merged.allowedMcps ?? [...options.mcpServers];
-  const unknown = allowedMcps.filter((server) => !options.mcpServers.includes(server));
-  if (unknown.length > 0) {
-    throw new StratosError(
-      'STRATOS_AGENT_MCP_UNKNOWN',
-      `Agent '${options.name}' selects the MCP server${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `'${s}'`).join(', ')} in allowedMcps, but mcp.servers of workflow.yaml declares ${options.mcpServers.length === 0 ? 'none' : options.mcpServers.map((s) => `'${s}'`).join(', ')}.`,
-      {details: {agent: options.name, unknown, declared: [...options.mcpServers]}},
-    );
-  }
   const {allowedMcps: _a, workingDirectory, harness: _h, ...rest} = merged;
   return {
     ...rest,

@@ -28,7 +28,6 @@ import type {
 import {type AgentEvent, HookFailure, type TokenCounts} from '../../hooks.ts';
 import {importHarnessSdk} from '../../load-harness.ts';
 import {describeToolCall, parseMcpToolName} from '../../tool-call.ts';
-import {checkClaudeAuthentication} from './authentication.ts';
 import {MessageQueue} from './message-queue.ts';
 
 /**
@@ -44,8 +43,6 @@ const interruptGraceMs = 10_000;
 
 export const claudeCodeHarness: AgentHarness = {
   id: 'claude-code',
-  packageName: '@anthropic-ai/claude-agent-sdk',
-  checkAuthentication: checkClaudeAuthentication,
   async createSession(options) {
     const sdk = await importHarnessSdk('claude-code', () => import('@anthropic-ai/claude-agent-sdk'));
     return new ClaudeCodeSession(sdk.query, options);

@@ -28,7 +28,6 @@ import type {HookFailure} from '../../hooks.ts';
 import {importHarnessSdk} from '../../load-harness.ts';
 import {type McpHookBridge, needsMcpHookBridge, startMcpHookBridge} from '../../mcp-hook-bridge.ts';
 import {describeToolCall} from '../../tool-call.ts';
-import {checkCodexAuthentication} from './authentication.ts';
 
 type CodexModule = typeof import('@openai/codex-sdk');
 
@@ -41,8 +40,6 @@ const bridgeTokenVariable = 'STRATOS_MCP_BRIDGE_TOKEN';
 
 export const codexHarness: AgentHarness = {
   id: 'codex',
-  packageName: '@openai/codex-sdk',
-  checkAuthentication: checkCodexAuthentication,
   async createSession(options) {
     const sdk = await importHarnessSdk('codex', () => import('@openai/codex-sdk'));
     const launcherDirectory = await mkdtemp(join(tmpdir(), 'stratos-codex-'));
