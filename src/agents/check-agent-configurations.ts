@@ -10,8 +10,8 @@ import {isStratosError, type SourceLocation} from '../errors/index.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
 import {planCandidates} from './selection/plan-candidates.ts';
 import {unmappedError} from './selection/prepare-candidates.ts';
-import {harnessIds, resolveAgentSettings} from './settings.ts';
-import {resolveToolSelection} from './tool-names.ts';
+import {type AgentConfigFields, harnessIds} from './settings.ts';
+import {validateAgentSettings} from './validate-agent-settings.ts';
 
 export interface CheckAgentConfigurationsOptions {
   manifest: WorkflowManifest;
@@ -39,35 +39,29 @@ export async function checkAgentConfigurations(
         path: path.join('.'),
       });
     };
-    let settings: ReturnType<typeof resolveAgentSettings>;
-    try {
-      settings = resolveAgentSettings({
-        name,
-        layers: [{source: `workflow.yaml agents.${name}`, settings: config, codeFields: false}],
-        mcpServers: servers,
-        resolvePath: (path) => path,
-        invocationDirectory: options.directory,
+    // Every issue of the shared validator, each at its own field; prompt files are checked (and parsed) below.
+    const issues = validateAgentSettings({name, settings: config, mcpServers: servers});
+    for (const issue of issues) {
+      const path = ['agents', name, issue.field];
+      diagnostics.push({
+        code: issue.code,
+        severity: 'error',
+        message: issue.message,
+        location: await options.locate(path),
+        path: path.join('.'),
       });
-    } catch (error) {
-      await report(error, fieldOf(error));
-      continue;
     }
+    if (issues.length > 0) continue;
+    const settings = config as AgentConfigFields;
     if (settings.models !== undefined) {
       // Every preference must map to a native id on some harness it could run on (no guessing at run time).
       const plan = await planCandidates({
         models: settings.models,
-        harness: settings.harnessSelected ? undefined : settings.harness,
+        harness: settings.harness,
         provider: settings.provider,
         registered: harnessIds,
       });
       if (plan.unmapped.length > 0) await report(unmappedError(name, plan.unmapped), 'models');
-    }
-    if (!settings.harnessSelected) {
-      try {
-        resolveToolSelection(settings.harness, settings.allowedTools, settings.disallowedTools, name);
-      } catch (error) {
-        await report(error, fieldOf(error) ?? toolField(error));
-      }
     }
     if (settings.systemPrompt !== undefined) {
       try {
@@ -81,16 +75,4 @@ export async function checkAgentConfigurations(
     }
   }
   return diagnostics;
-}
-
-function fieldOf(error: unknown): string | undefined {
-  const details = isStratosError(error) ? (error.details as {field?: unknown} | undefined) : undefined;
-  if (typeof details?.field === 'string') return details.field;
-  if (isStratosError(error) && error.code === 'STRATOS_AGENT_MCP_UNKNOWN') return 'allowedMcps';
-  return undefined;
-}
-
-function toolField(error: unknown): string | undefined {
-  const list = isStratosError(error) ? (error.details as {list?: unknown} | undefined)?.list : undefined;
-  return typeof list === 'string' ? list : undefined;
 }

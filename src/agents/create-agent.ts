@@ -13,6 +13,7 @@ import {createHarnessEnvironment} from './agent-environment.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
 import type {AgentHarness, HarnessSession} from './harness.ts';
 import {resolveCodexProvider} from './harnesses/codex/provider-setup.ts';
+import {findHarness} from './harnesses/registry.ts';
 import {HookFailure} from './hooks.ts';
 import {loadHarness} from './load-harness.ts';
 import {ModelUnavailableError} from './model-unavailable-error.ts';
@@ -434,7 +435,7 @@ class AgentSession<Output> implements Agent<Output> {
     this.#harness = harness;
     // An explicit provider owns its authentication: Azure never falls back to an OpenAI key or login.
     if (harness.id === 'codex' && this.#current.provider === 'azure') resolveCodexProvider('azure', env);
-    else await harness.checkAuthentication(env);
+    else await findHarness(harness.id).checkAuthentication(env);
     const tools =
       this.#tools ??
       resolveToolSelection(harness.id, this.settings.allowedTools, this.settings.disallowedTools, this.name);

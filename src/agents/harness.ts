@@ -2,7 +2,7 @@
  * The one interface every harness adapter implements (design philosophy, "Share behavior without hiding native
  * differences"). The common runtime owns configuration, prompts, admission, validation, lifecycle and hooks;
  * an adapter translates them into native SDK operations. Adapters load their SDK only when a session starts.
- * OpenCode (and Ollama through Codex or OpenCode) plug in here as further adapters.
+ * Each adapter is one folder under `harnesses/` plus one record in `harnesses/registry.ts`.
  */
 import type {AgentEvent, AgentHooks} from './hooks.ts';
 import type {HarnessId} from './settings.ts';
@@ -52,14 +52,11 @@ export interface HarnessSession {
   close(): Promise<void>;
 }
 
+/**
+ * An adapter. Its package, install command, effort levels, tool names and authentication check are in its record
+ * of the harness registry (`harnesses/registry.ts`); the adapter itself only starts sessions.
+ */
 export interface AgentHarness {
   id: HarnessId;
-  /** The optional peer dependency that brings the SDK and its binary. */
-  packageName: string;
-  /**
-   * Throws AuthenticationError when neither configured API credentials nor a native login is available, before
-   * any work starts.
-   */
-  checkAuthentication(env: Readonly<Record<string, string>>): Promise<void>;
   createSession(options: HarnessSessionOptions): Promise<HarnessSession>;
 }

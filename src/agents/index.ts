@@ -6,6 +6,12 @@ export type {
   HarnessSessionOptions,
   HarnessTurnResult,
 } from './harness.ts';
+export {
+  findHarness,
+  type HarnessRecord,
+  harnessRecords,
+  isHarnessId,
+} from './harnesses/registry.ts';
 export type {
   AfterToolDecision,
   AgentEvent,
@@ -25,3 +31,8 @@ export {
   type ResolvedAgentSettings,
 } from './settings.ts';
 export {canonicalToolNames, type HarnessToolCatalog, toolCatalogs} from './tool-names.ts';
+export {
+  type AgentSettingsIssue,
+  type ValidateAgentSettingsOptions,
+  validateAgentSettings,
+} from './validate-agent-settings.ts';

@@ -1,23 +1,19 @@
 /**
- * Loads a harness adapter on first execute. Adapters import their SDK (and its ~400 MB binary package) lazily,
- * so importing `@stratoscli/stratos` loads neither; a missing SDK is a clear error with the install command.
+ * Loads a harness adapter on first execute, through its registry record. Adapters import their SDK (and its
+ * ~400 MB binary package) lazily, so importing `@stratoscli/stratos` loads neither; a missing SDK is a clear error
+ * with the install command.
  */
 import {StratosError} from '../errors/index.ts';
 import type {AgentHarness} from './harness.ts';
-import type {HarnessId} from './settings.ts';
+import {findHarness, type HarnessId, harnessRecords} from './harnesses/registry.ts';
 
-const loaders: Record<HarnessId, () => Promise<AgentHarness>> = {
-  'claude-code': async () => (await import('./harnesses/claude-code/index.ts')).claudeCodeHarness,
-  codex: async () => (await import('./harnesses/codex/index.ts')).codexHarness,
-};
-
-export const harnessPackages: Record<HarnessId, string> = {
-  'claude-code': '@anthropic-ai/claude-agent-sdk',
-  codex: '@openai/codex-sdk',
-};
+/** The SDK package of each harness, from the harness registry. */
+export const harnessPackages = Object.fromEntries(
+  harnessRecords.map((record) => [record.id, record.sdkPackage]),
+) as Readonly<Record<HarnessId, string>>;
 
 export function loadHarness(id: HarnessId): Promise<AgentHarness> {
-  return loaders[id]();
+  return findHarness(id).load();
 }
 
 /** Imports a harness SDK; a missing package becomes STRATOS_AGENT_HARNESS_MISSING. */
@@ -27,11 +23,11 @@ export async function importHarnessSdk<T>(harness: HarnessId, load: () => Promis
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
-      const packageName = harnessPackages[harness];
+      const {sdkPackage, install, title} = findHarness(harness);
       throw new StratosError(
         'STRATOS_AGENT_HARNESS_MISSING',
-        `The ${harness} harness needs the package ${packageName}, which is not installed. Install it next to @stratoscli/stratos: 'npm install ${packageName}' (add -g when Stratos is installed globally).`,
-        {cause: error, details: {harness, package: packageName, install: `npm install ${packageName}`}},
+        `The ${harness} harness (${title}) needs the package ${sdkPackage}, which is not installed. Install it next to @stratoscli/stratos: '${install}' (add -g when Stratos is installed globally).`,
+        {cause: error, details: {harness, package: sdkPackage, install}},
       );
     }
     throw error;

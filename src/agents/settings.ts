@@ -7,17 +7,17 @@ import type {z} from 'zod';
 import {mergeLayers} from '../config/precedence.ts';
 import {isPromptReference, mergePromptReferences, type PromptReference} from '../config/prompts.ts';
 import {StratosError} from '../errors/index.ts';
+import {type HarnessId, harnessIds, harnessRecords, isHarnessId} from './harnesses/registry.ts';
 import type {AgentEvent, AgentHooks} from './hooks.ts';
+import {validateAgentSettings} from './validate-agent-settings.ts';
 
-/** Harnesses with an adapter. OpenCode joins this list in a later release. */
-export const harnessIds = ['claude-code', 'codex'] as const;
-export type HarnessId = (typeof harnessIds)[number];
+export {type HarnessId, harnessIds};
 
-export const effortLevels = {
-  'claude-code': ['low', 'medium', 'high', 'xhigh', 'max'],
-  codex: ['minimal', 'low', 'medium', 'high', 'xhigh'],
-} as const satisfies Record<HarnessId, readonly string[]>;
-export type AgentEffort = (typeof effortLevels)[HarnessId][number];
+/** The effort levels of each harness, from the harness registry. */
+export const effortLevels = Object.fromEntries(
+  harnessRecords.map((record) => [record.id, record.effortLevels]),
+) as {readonly [Id in HarnessId]: Extract<(typeof harnessRecords)[number], {id: Id}>['effortLevels']};
+export type AgentEffort = (typeof harnessRecords)[number]['effortLevels'][number];
 
 /** Settings that workflow.yaml and invocation overrides may hold (plain data). */
 export interface AgentConfigFields {
@@ -78,12 +78,6 @@ export interface ResolvedAgentSettings
   worktree?: ResolvedWorktree;
 }
 
-/** Providers each harness serves when named explicitly. */
-export const harnessProviders: Readonly<Record<HarnessId, readonly string[]>> = {
-  'claude-code': ['anthropic'],
-  codex: ['openai', 'azure'],
-};
-
 const dataFields = [
   'harness',
   'model',
@@ -137,8 +131,7 @@ export function validateAgentLayer(
     }
     switch (field) {
       case 'harness':
-        if (!(harnessIds as readonly unknown[]).includes(value))
-          fail(`must be one of ${harnessIds.join(', ')}`);
+        if (!isHarnessId(value)) fail(`must be one of ${harnessIds.join(', ')}`);
         break;
       case 'models':
         if (
@@ -184,7 +177,7 @@ export interface ResolveAgentOptions {
 
 /**
  * Resolves the fixed settings of an agent from its layers.
- * @throws StratosError STRATOS_AGENT_CONFIG_INVALID, STRATOS_AGENT_MCP_UNKNOWN
+ * @throws StratosError STRATOS_AGENT_CONFIG_INVALID, STRATOS_AGENT_MCP_UNKNOWN, STRATOS_AGENT_TOOL_UNKNOWN
  */
 export function resolveAgentSettings(options: ResolveAgentOptions): ResolvedAgentSettings {
   for (const layer of options.layers) {
@@ -197,44 +190,18 @@ export function resolveAgentSettings(options: ResolveAgentOptions): ResolvedAgen
   ) as AgentConfigFields;
   const harness = merged.harness ?? 'claude-code';
   const harnessSelected = merged.models !== undefined && merged.harness === undefined;
-  if (merged.model !== undefined && merged.models !== undefined) {
-    throw new StratosError(
-      'STRATOS_AGENT_CONFIG_INVALID',
-      `Agent '${options.name}' sets both model (a native id for its harness) and models (ordered hosted identities); keep one.`,
-      {details: {agent: options.name, field: 'models'}},
-    );
-  }
-  if (merged.provider !== undefined && merged.harness !== undefined) {
-    const served = harnessProviders[harness];
-    if (!served.includes(merged.provider)) {
-      throw new StratosError(
-        'STRATOS_AGENT_CONFIG_INVALID',
-        `Agent '${options.name}' names the provider '${merged.provider}', which ${harness} does not serve here; use ${served.join(' or ')}.`,
-        {details: {agent: options.name, field: 'provider'}},
-      );
-    }
-  }
-  // With selection the harness is not known yet: effort is checked against each candidate's harness then.
-  if (
-    !harnessSelected &&
-    merged.effort !== undefined &&
-    !(effortLevels[harness] as readonly string[]).includes(merged.effort)
-  ) {
-    throw new StratosError(
-      'STRATOS_AGENT_CONFIG_INVALID',
-      `Agent '${options.name}' has effort '${merged.effort}', which ${harness} does not support; use one of ${effortLevels[harness].join(', ')}.`,
-      {details: {agent: options.name, field: 'effort'}},
-    );
+  // The merged settings pass the same validator build and `list` use; the first issue is the error.
+  const [issue] = validateAgentSettings({
+    name: options.name,
+    settings: merged as Record<string, unknown>,
+    mcpServers: options.mcpServers,
+    source: `agent '${options.name}'`,
+    codeFields: true,
+  });
+  if (issue !== undefined) {
+    throw new StratosError(issue.code, issue.message, {details: {agent: options.name, field: issue.field}});
   }
   const allowedMcps = merged.allowedMcps ?? [...options.mcpServers];
-  const unknown = allowedMcps.filter((server) => !options.mcpServers.includes(server));
-  if (unknown.length > 0) {
-    throw new StratosError(
-      'STRATOS_AGENT_MCP_UNKNOWN',
-      `Agent '${options.name}' selects the MCP server${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `'${s}'`).join(', ')} in allowedMcps, but mcp.servers of workflow.yaml declares ${options.mcpServers.length === 0 ? 'none' : options.mcpServers.map((s) => `'${s}'`).join(', ')}.`,
-      {details: {agent: options.name, unknown, declared: [...options.mcpServers]}},
-    );
-  }
   const {allowedMcps: _a, workingDirectory, harness: _h, worktree, ...rest} = merged;
   const resolvedWorktree = normalizeWorktree(worktree);
   return {

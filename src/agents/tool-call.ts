@@ -1,7 +1,7 @@
 /** Builds the harness-independent view of a native tool call for hooks and events. */
+
+import {findHarness, type HarnessId} from './harnesses/registry.ts';
 import type {ToolCall} from './hooks.ts';
-import type {HarnessId} from './settings.ts';
-import {toolCatalogs} from './tool-names.ts';
 
 export function describeToolCall(
   harness: HarnessId,
@@ -9,7 +9,7 @@ export function describeToolCall(
   input: unknown,
   mcp: {server: string; tool: string} | undefined,
 ): ToolCall {
-  const canonical = Object.entries(toolCatalogs[harness].canonical).find(([, natives]) =>
+  const canonical = Object.entries(findHarness(harness).tools.canonical).find(([, natives]) =>
     natives.includes(nativeName),
   )?.[0];
   return {

@@ -1,13 +1,15 @@
 /**
  * Built-in tool selection (design philosophy, "Select tools from the workflow"). allowedTools and disallowedTools
  * take shared canonical names or a harness's own names; selection only removes tools, never adds one the harness
- * leaves off. MCP tools are selected by allowedMcps, not here. `stratos tools list` prints these tables.
+ * leaves off. MCP tools are selected by allowedMcps, not here. Each harness's table lives in its adapter folder
+ * (`harnesses/<id>/tools.ts`) and reaches everything through the harness registry; `stratos tools list` prints them.
  */
 import {StratosError} from '../errors/index.ts';
-import type {HarnessId} from './settings.ts';
+import {findHarness, type HarnessId, harnessRecords} from './harnesses/registry.ts';
 
 export interface HarnessToolCatalog {
-  harness: HarnessId;
+  /** The harness id (its registry record's). */
+  harness: string;
   /** Canonical name -> the harness's native tools that provide it ([] when the harness has no separate tool). */
   canonical: Readonly<Record<string, readonly string[]>>;
   /** Native tools Stratos can remove. */
@@ -30,81 +32,6 @@ export const canonicalToolNames = [
   'view image',
 ] as const;
 
-const claudeCode: HarnessToolCatalog = {
-  harness: 'claude-code',
-  canonical: {
-    read: ['Read'],
-    write: ['Write'],
-    edit: ['Edit'],
-    bash: ['Bash'],
-    grep: ['Grep'],
-    glob: ['Glob'],
-    'web fetch': ['WebFetch'],
-    'web search': ['WebSearch'],
-    'notebook edit': ['NotebookEdit'],
-    subagent: ['Agent', 'Task'],
-    'view image': [],
-  },
-  removable: [
-    'Agent',
-    'Task',
-    'Bash',
-    'CronCreate',
-    'CronDelete',
-    'CronList',
-    'Edit',
-    'EnterWorktree',
-    'ExitWorktree',
-    'Glob',
-    'Grep',
-    'ListAgents',
-    'Monitor',
-    'NotebookEdit',
-    'Read',
-    'ReportFindings',
-    'ScheduleWakeup',
-    'SendMessage',
-    'Skill',
-    'TaskStop',
-    'WebFetch',
-    'WebSearch',
-    'Workflow',
-    'Write',
-  ],
-  fixed: {
-    ToolSearch: 'Claude Code loads deferred MCP tools through it.',
-    StructuredOutput: 'Added by Claude Code when the agent has an output schema.',
-  },
-};
-
-const codex: HarnessToolCatalog = {
-  harness: 'codex',
-  canonical: {
-    read: [],
-    write: ['apply_patch'],
-    edit: ['apply_patch'],
-    bash: ['shell'],
-    grep: [],
-    glob: [],
-    'web fetch': [],
-    'web search': ['web_search'],
-    'notebook edit': [],
-    subagent: [],
-    'view image': ['view_image'],
-  },
-  removable: ['shell', 'web_search', 'view_image'],
-  fixed: {
-    apply_patch: 'Codex offers it for models that support it; no setting removes it.',
-    update_plan: 'Part of the Codex agent loop; no setting removes it.',
-    request_user_input: 'Part of the Codex agent loop; no setting removes it.',
-  },
-};
-
-export const toolCatalogs: Readonly<Record<HarnessId, HarnessToolCatalog>> = {
-  'claude-code': claudeCode,
-  codex,
-};
-
 /** Native tools to remove for a selection; the harness keeps every other tool it has. */
 export interface ToolSelection {
   /** Removable native tools that stay enabled. */
@@ -124,7 +51,7 @@ export function resolveToolSelection(
   disallowed: readonly string[] | undefined,
   agent: string,
 ): ToolSelection {
-  const catalog = toolCatalogs[harness];
+  const catalog = findHarness(harness).tools;
   const toNative = (name: string, list: string): string[] => {
     const canonical = catalog.canonical[name.toLowerCase()];
     if (canonical !== undefined) {
@@ -171,3 +98,8 @@ function unknownTool(
     {details: {agent, harness, tool: name, list}},
   );
 }
+
+/** The tool table of each harness, from the harness registry. */
+export const toolCatalogs = Object.fromEntries(
+  harnessRecords.map((record) => [record.id, record.tools]),
+) as Readonly<Record<HarnessId, HarnessToolCatalog>>;

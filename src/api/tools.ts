@@ -1,16 +1,12 @@
 /** `stratos tools list`: the built-in tool names each harness supports for allowedTools / disallowedTools. */
-import {
-  canonicalToolNames,
-  type HarnessId,
-  harnessIds,
-  harnessPackages,
-  toolCatalogs,
-} from '../agents/index.ts';
+import {canonicalToolNames, type HarnessId, harnessRecords} from '../agents/index.ts';
 
 export interface HarnessToolList {
   harness: HarnessId;
   /** The optional peer dependency to install for this harness. */
   package: string;
+  /** The command that installs it. */
+  install: string;
   /** Shared name -> native tools (an empty list: the harness has no separate tool for it). */
   canonical: Record<string, string[]>;
   /** Native tools that allowedTools / disallowedTools can remove. */
@@ -24,20 +20,19 @@ export interface ListToolsResult {
   harnesses: HarnessToolList[];
 }
 
+/** One entry per record of the harness registry, in registry order. */
 export function listTools(): ListToolsResult {
   return {
     canonicalNames: [...canonicalToolNames],
-    harnesses: harnessIds.map((harness) => {
-      const catalog = toolCatalogs[harness];
-      return {
-        harness,
-        package: harnessPackages[harness],
-        canonical: Object.fromEntries(
-          Object.entries(catalog.canonical).map(([name, natives]) => [name, [...natives]]),
-        ),
-        removable: [...catalog.removable],
-        fixed: {...catalog.fixed},
-      };
-    }),
+    harnesses: harnessRecords.map((record) => ({
+      harness: record.id,
+      package: record.sdkPackage,
+      install: record.install,
+      canonical: Object.fromEntries(
+        Object.entries(record.tools.canonical).map(([name, natives]) => [name, [...natives]]),
+      ),
+      removable: [...record.tools.removable],
+      fixed: {...record.tools.fixed},
+    })),
   };
 }

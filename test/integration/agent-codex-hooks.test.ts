@@ -14,6 +14,7 @@ import {createTempProject, manifest, type TempProject} from '../helpers/temp-pro
 import {SERVE_SCRIPT, startMcpHttpServer} from '../servers/mcp/index.ts';
 import {createHarnessHome, type HarnessHome, survivingProcesses} from '../servers/models/harness-env.ts';
 import {
+  mcpToolCall,
   type ResponsesServer,
   type ResponsesTurn,
   startResponsesServer,
@@ -28,7 +29,7 @@ let callLog: string;
 function reply(turn: ResponsesTurn) {
   const result = turn.toolResults[0];
   if (result !== undefined) return {text: `echo said ${result.output}`};
-  return {toolCall: {name: 'echo', namespace: 'mcp__counter', arguments: {text: 'hi'}}};
+  return mcpToolCall(turn, 'counter', 'echo', {text: 'hi'});
 }
 
 const workflowSource = `import {createAgent, isStratosError, workflow} from '@stratoscli/stratos';

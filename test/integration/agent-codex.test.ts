@@ -1,212 +1,96 @@
-// The Codex harness end to end: the real CLI runs a workflow whose agents drive the real codex binary against a
-// scripted OpenAI Responses server, with an isolated CODEX_HOME (outside /tmp) and no outbound traffic.
+// The Codex harness end to end: the shared harness matrix (harness-matrix.ts) plus Codex's own cases, with the
+// real codex binary against a scripted OpenAI Responses server, an isolated CODEX_HOME (outside /tmp) and no
+// outbound traffic. Tool hooks through the MCP hook bridge in detail: agent-codex-hooks.test.ts.
 import assert from 'node:assert/strict';
-import {readFile, writeFile} from 'node:fs/promises';
+import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
-import {after, afterEach, before, test} from 'node:test';
-import {createTempProject, type TempProject} from '../helpers/temp-project.ts';
-import {createHarnessHome, type HarnessHome, survivingProcesses} from '../servers/models/harness-env.ts';
+import {test} from 'node:test';
+import {createHarnessHome} from '../servers/models/harness-env.ts';
 import {
-  type ResponsesServer,
+  mcpToolCall,
+  type ResponsesReply,
   type ResponsesTurn,
   startResponsesServer,
 } from '../servers/models/openai-responses.ts';
-import {scenarioManifest, scenarioWorkflow} from '../servers/models/scenario-workflow.ts';
+import {
+  defineHarnessMatrix,
+  type HarnessDriver,
+  type MatrixReply,
+  type MatrixTurn,
+} from './harness-matrix.ts';
 
-let server: ResponsesServer;
-let project: TempProject;
-let home: HarnessHome;
-let callLog: string;
-let open = 0;
-let maxOpen = 0;
-
-function reply(turn: ResponsesTurn) {
-  const text = turn.userText;
-  if (text.includes('STRUCT_OK')) return {text: JSON.stringify({answer: '42'})};
-  if (text.includes('STRUCT_BAD')) return {text: JSON.stringify({answer: 42})};
-  if (text.includes('MCP')) {
-    const result = turn.toolResults[0];
-    if (result !== undefined) return {text: `echo said ${result.output}`};
-    return {toolCall: {name: 'echo', namespace: 'mcp__counter', arguments: {text: 'hi'}}};
-  }
-  if (text.includes('CONT second'))
-    return {text: turn.transcript.includes('CONT first alpha') ? 'remembered alpha' : 'forgot'};
-  if (text.includes('CONT first'))
-    return {text: `first turn, developer: ${turn.transcript.includes('You are the tester agent.')}`};
-  if (text.includes('HANG')) return {hang: true} as const;
-  if (text.includes('SLOW')) return {text: 'slow answer', pauseMs: 1000};
-  return {text: 'hello from the scripted model'};
+function toMatrixTurn(turn: ResponsesTurn): MatrixTurn {
+  return {
+    prompt: turn.userText,
+    transcript: turn.transcript,
+    // Codex sends developer instructions as input messages.
+    system: `${turn.instructions}\n${turn.transcript}`,
+    toolNames: turn.toolNames,
+    // Codex's output string carries no error flag; the model sees the text.
+    toolResults: turn.toolResults.map((r) => ({
+      tool: toolOfCall(turn, r.callId),
+      output: r.output,
+      isError: false,
+    })),
+    main: true,
+  };
 }
 
-before(async () => {
-  server = await startResponsesServer(async (turn) => {
-    open += 1;
-    maxOpen = Math.max(maxOpen, open);
-    try {
-      return reply(turn);
-    } finally {
-      setTimeout(() => (open -= 1), turn.userText.includes('SLOW') ? 1000 : 0);
-    }
-  });
-  home = await createHarnessHome({openaiUrl: server.url});
-  project = await createTempProject('stratos-agent-codex-');
-  callLog = join(project.home, 'mcp-calls.jsonl');
-  await project.writeWorkflow('agent-scenarios', {
-    'workflow.yaml': scenarioManifest('codex', callLog),
-    'workflow.ts': scenarioWorkflow,
-    'prompts/system.hbs': 'You are the {{role}} agent.',
-  });
-  // A user-level Codex configuration with an MCP server that must never load.
-  await writeFile(
-    join(home.env.CODEX_HOME!, 'config.toml'),
-    '[mcp_servers.usermcp]\ncommand = "node"\nargs = ["-e", ""]\n',
-  );
-  const build = await project.cli(['build', 'agent-scenarios', '--json'], {env: home.env});
-  assert.equal(build.exitCode, 0, build.stdout + build.stderr);
-});
-
-after(async () => {
-  await server?.close();
-  await project?.remove();
-  await home?.remove();
-});
-
-afterEach(async () => {
-  assert.deepEqual(await survivingProcesses(home.marker), [], 'a codex or MCP process outlived its run');
-});
-
-async function run(scenario: string, env: Record<string, string> = home.env) {
-  const result = await project.cli(
-    ['run', 'agent-scenarios', '--json', '--input', JSON.stringify({scenario})],
-    {env},
-  );
-  assert.equal(result.exitCode, 0, result.stdout + result.stderr);
-  return JSON.parse(result.json.data.output.result);
+/** The `mcp__<server>__<tool>` name of the function call a result answers. */
+function toolOfCall(turn: ResponsesTurn, callId: string): string {
+  const input: {type?: string; call_id?: string; name?: string; namespace?: string}[] = turn.body.input ?? [];
+  const call = input.find((item) => item.type === 'function_call' && item.call_id === callId);
+  if (call === undefined) return '';
+  return call.namespace === undefined ? String(call.name) : `${call.namespace}__${call.name}`;
 }
 
-test('a text turn returns the text of the scripted model', async () => {
-  assert.equal(await run('text'), 'hello from the scripted model');
-});
+function toResponsesReply(reply: MatrixReply, turn: ResponsesTurn): ResponsesReply {
+  if ('callMcp' in reply)
+    return mcpToolCall(turn, reply.callMcp.server, reply.callMcp.tool, reply.callMcp.args);
+  if ('structured' in reply) return {text: JSON.stringify(reply.structured)};
+  // Codex's strict text.format makes the model answer JSON; a wrong type is what an invalid result looks like.
+  if ('structuredInvalid' in reply) return {text: JSON.stringify({answer: 42})};
+  if ('slow' in reply) return {text: reply.slow, pauseMs: 1000};
+  return reply;
+}
 
-test('a second execute continues the conversation: the second request carries the first turn', async () => {
-  const {first, second} = await run('continue');
-  assert.equal(first, 'first turn, developer: true');
-  assert.equal(second, 'remembered alpha');
-});
-
-test('a tool call reaches the workflow-defined MCP server, which records it', async () => {
-  const before = await readLog();
-  assert.match(await run('mcp'), /^echo said .*hi/s);
-  const calls = (await readLog()).slice(before.length).filter((c) => c.event === 'finish');
-  assert.deepEqual(
-    calls.map((c) => [c.tool, c.arguments.text]),
-    [['echo', 'hi']],
-  );
-});
-
-test('structured output: the schema is sent natively; a valid result is returned, an invalid one is an error', async () => {
-  assert.deepEqual(await run('structured-ok'), {ok: true, value: {answer: '42'}});
-  const request = server.turns().find((turn) => turn.userText.includes('STRUCT_OK'));
-  assert.equal(request?.body.text?.format?.type, 'json_schema');
-  const bad = await run('structured-bad');
-  assert.equal(bad.ok, false);
-  assert.equal(bad.error.code, 'STRATOS_AGENT_OUTPUT_INVALID');
-});
-
-test('a throwing tool hook fails the execution (through the MCP hook bridge, as on Claude Code)', async () => {
-  const result = await run('hook-throws');
-  assert.equal(result.ok, false);
-  assert.equal(result.error.code, 'STRATOS_AGENT_HOOK_FAILED');
-  assert.match(result.error.message, /hook exploded/);
-});
-
-test('lifecycle hooks report start, completion and failure; a throwing onError keeps the failure', async () => {
-  const {ok, failed, both, events} = await run('lifecycle');
-  assert.deepEqual(ok, {ok: true, value: 'hello from the scripted model'});
-  assert.equal(failed.error.code, 'STRATOS_AGENT_HOOK_FAILED');
-  assert.equal(both.error.code, 'STRATOS_AGENT_HOOK_FAILED');
-  assert.match(both.error.message, /onError hook threw .*reporting exploded/);
-  assert.deepEqual(events, [
-    {hook: 'start', agent: 'plain', harness: 'codex', prompt: 'TEXT lifecycle'},
-    {hook: 'complete', output: 'hello from the scripted model'},
-    {hook: 'start', agent: 'main', harness: 'codex', prompt: 'MCP call the echo tool'},
-    {hook: 'error', code: 'STRATOS_AGENT_HOOK_FAILED'},
-    {hook: 'start', agent: 'main', harness: 'codex', prompt: 'MCP call the echo tool'},
-  ]);
-});
-
-test('an overlapping execute is rejected; the running one and later calls succeed', async () => {
-  const {overlapping, slow, after} = await run('overlap');
-  assert.equal(overlapping.error.code, 'STRATOS_AGENT_BUSY');
-  assert.equal(slow, 'slow answer');
-  assert.equal(after, 'hello from the scripted model');
-});
-
-test('cancel() in the middle of a streamed turn rejects that execute; the next one continues the thread', async () => {
-  const {cancelled, after} = await run('cancel');
-  assert.equal(cancelled.error.code, 'STRATOS_AGENT_CANCELLED');
-  assert.equal(cancelled.error.cancelled, true);
-  assert.deepEqual(after, {ok: true, value: 'hello from the scripted model'});
-  const last = server.turns().at(-1)!;
-  assert.ok(last.transcript.includes('HANG forever'), 'the continued thread carries the cancelled prompt');
-});
-
-test('without an API key or login, a catchable AuthenticationError comes before any request', async () => {
-  const count = server.requests.length;
-  const {OPENAI_API_KEY: _key, ...env} = home.env;
-  const result = await run('no-auth', env);
-  assert.equal(result.error.code, 'STRATOS_AUTH_REQUIRED');
-  assert.equal(result.error.name, 'AuthenticationError');
-  assert.equal(server.requests.length, count);
-});
-
-test('user-level Codex MCP configuration is never loaded', async () => {
-  const offered = new Set(server.turns().flatMap((turn) => turn.toolNames));
-  assert.ok(offered.has('mcp__counter__echo'), `the workflow server is offered: ${[...offered].join(', ')}`);
-  assert.deepEqual(
-    [...offered].filter((name) => name.includes('usermcp')),
-    [],
-  );
-  assert.equal(JSON.stringify(server.requests.map((r) => r.body)).includes('usermcp'), false);
-});
-
-test('admission: more agents than maxActive queue; past maxOutstanding a catchable error', async () => {
-  await writeFile(
-    join(project.home, 'settings.json'),
-    JSON.stringify({agents: {maxActive: 2, maxOutstanding: 3}}),
-  );
-  open = 0;
-  maxOpen = 0;
-  try {
-    const results = await run('admission');
-    assert.deepEqual(
-      results.map((r: {ok: boolean}) => r.ok),
-      [true, true, true, false],
+const driver: HarnessDriver = {
+  harness: 'codex',
+  apiKeyVariable: 'OPENAI_API_KEY',
+  async startServer(script) {
+    const server = await startResponsesServer((turn) => toResponsesReply(script(toMatrixTurn(turn)), turn));
+    return {
+      url: server.url,
+      requests: server.requests,
+      modelRequests: () => server.modelRequests(),
+      get abortedStreams() {
+        return server.abortedStreams;
+      },
+      turns: () => server.turns().map(toMatrixTurn),
+      close: () => server.close(),
+    };
+  },
+  createHome: (server) => createHarnessHome({openaiUrl: server.url}),
+  async plantUserConfig(home) {
+    await writeFile(
+      join(home.env.CODEX_HOME!, 'config.toml'),
+      '[mcp_servers.usermcp]\ncommand = "node"\nargs = ["-e", ""]\n',
     );
-    assert.equal(results[3].error.code, 'STRATOS_AGENT_ADMISSION_LIMIT');
-    assert.ok(maxOpen <= 2, `at most 2 agents were active at once (saw ${maxOpen})`);
-  } finally {
-    await writeFile(join(project.home, 'settings.json'), '{}');
-  }
+  },
+};
+
+const matrix = defineHarnessMatrix(driver);
+
+test('codex: the output schema is sent natively as a strict text.format JSON schema', async () => {
+  await matrix.run('structured-ok');
+  const body = matrix.server.requests
+    .map((r) => r.body as {input?: unknown; text?: {format?: {type?: string}}})
+    .findLast((b) => JSON.stringify(b?.input ?? '').includes('STRUCT_OK'));
+  assert.equal(body?.text?.format?.type, 'json_schema');
 });
 
-test('a workflow failure cancels its running agent and no codex process outlives the run', async () => {
-  const result = await project.cli(
-    ['run', 'agent-scenarios', '--json', '--input', JSON.stringify({scenario: 'fail-while-running'})],
-    {env: home.env},
-  );
-  assert.equal(result.exitCode, 1);
-  assert.match(result.json.error.message, /workflow failed while its agent was running/);
+test('codex: the continued thread after a cancel carries the cancelled prompt', async () => {
+  await matrix.run('cancel');
+  const last = matrix.server.turns().findLast((t) => t.prompt.includes('TEXT after cancel'));
+  assert.ok(last?.transcript.includes('HANG forever'), 'the continued thread carries the cancelled prompt');
 });
-
-async function readLog(): Promise<{event: string; tool: string; arguments: {text?: string}}[]> {
-  try {
-    return (await readFile(callLog, 'utf8'))
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-  } catch {
-    return [];
-  }
-}

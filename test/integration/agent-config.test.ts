@@ -5,8 +5,11 @@ import {mkdtemp, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {test} from 'node:test';
+import {harnessRecords} from '../../src/agents/harnesses/registry.ts';
 import {resolveAgentSettings} from '../../src/agents/settings.ts';
 import {resolveToolSelection} from '../../src/agents/tool-names.ts';
+import {validateAgentSettings} from '../../src/agents/validate-agent-settings.ts';
+import {listTools} from '../../src/api/tools.ts';
 import {mergeLayers} from '../../src/config/precedence.ts';
 import {mergePromptReferences, resolvePrompt} from '../../src/config/prompts.ts';
 import {AdmissionLimiter} from '../../src/runtime/admission.ts';
@@ -63,6 +66,68 @@ test('invalid settings, code-only fields in YAML and unsupported effort are conf
   assert.throws(() => resolve([undefined, undefined, {hooks: {}}]), /can only be set in code/);
   assert.throws(() => resolve([{harness: 'codex', effort: 'max'}]), {code: 'STRATOS_AGENT_CONFIG_INVALID'});
   assert.throws(() => resolve([{harness: 'opencode'}]), {code: 'STRATOS_AGENT_CONFIG_INVALID'});
+});
+
+test('validateAgentSettings reports every issue of one configuration, each with its field', async () => {
+  const directory = await mkdtemp(join(tmpdir(), 'stratos-agent-validate-'));
+  await writeFile(join(directory, 'system.hbs'), 'You review.');
+  const validate = (settings: Record<string, unknown>) =>
+    validateAgentSettings({name: 'reviewer', settings, mcpServers: ['github'], directory});
+  assert.deepEqual(
+    validate({harness: 'codex', systemPrompt: {template: 'system.hbs'}, allowedMcps: ['github']}),
+    [],
+  );
+  const issues = validate({
+    harness: 'codex',
+    effort: 'max',
+    allowedMcps: ['github', 'nope'],
+    allowedTools: ['bash', 'nonsense'],
+    disallowedTools: ['read'],
+    systemPrompt: {file: 'missing.md'},
+    provider: 'ollama',
+  });
+  assert.deepEqual(
+    issues.map((issue) => [issue.code, issue.field]),
+    [
+      ['STRATOS_AGENT_CONFIG_INVALID', 'provider'],
+      ['STRATOS_AGENT_CONFIG_INVALID', 'effort'],
+      ['STRATOS_AGENT_TOOL_UNKNOWN', 'allowedTools'],
+      ['STRATOS_AGENT_TOOL_UNKNOWN', 'disallowedTools'],
+      ['STRATOS_AGENT_MCP_UNKNOWN', 'allowedMcps'],
+      ['STRATOS_PROMPT_FILE_MISSING', 'systemPrompt'],
+    ],
+  );
+  assert.match(issues[1]!.message, /effort 'max', which codex does not support; use one of minimal, low/);
+  assert.match(issues[4]!.message, /'nope'/);
+  assert.deepEqual(
+    validate({harness: 'nonsense', effort: 'high'}).map((issue) => issue.field),
+    ['harness'],
+    'an unknown harness is one issue; effort is not judged against it',
+  );
+  assert.deepEqual(
+    validate({hooks: {}}).map((i) => i.message.includes('can only be set in code')),
+    [true],
+  );
+});
+
+test('the harness registry is the one source of ids, packages, effort levels and tool tables', () => {
+  const listed = listTools();
+  assert.deepEqual(
+    listed.harnesses.map((h) => [h.harness, h.package]),
+    harnessRecords.map((record) => [record.id, record.sdkPackage]),
+  );
+  for (const record of harnessRecords) {
+    assert.match(record.install, new RegExp(`^npm install ${record.sdkPackage.replace('/', '\\/')}$`));
+    assert.ok(record.effortLevels.length > 0);
+    // Every canonical name is mapped by every harness ([] when it has no separate tool).
+    assert.deepEqual(Object.keys(record.tools.canonical).sort(), [...listed.canonicalNames].sort());
+    for (const natives of Object.values(record.tools.canonical))
+      for (const native of natives)
+        assert.ok(native in record.tools.fixed || record.tools.removable.includes(native), native);
+    assert.throws(() => resolve([{harness: record.id, effort: 'surely-not-a-level'}]), {
+      code: 'STRATOS_AGENT_CONFIG_INVALID',
+    });
+  }
 });
 
 test('prompts: literal text, plain files, strict templates relative to the workflow directory', async () => {

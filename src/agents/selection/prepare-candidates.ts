@@ -5,7 +5,7 @@
  */
 import {StratosError} from '../../errors/index.ts';
 import {resolveCodexProvider} from '../harnesses/codex/provider-setup.ts';
-import {harnessPackages, loadHarness} from '../load-harness.ts';
+import {findHarness} from '../harnesses/registry.ts';
 import {effortLevels, type HarnessId, harnessIds, type ResolvedAgentSettings} from '../settings.ts';
 import {checkReadiness, type ReadyCandidate, type SkippedCandidate} from './check-readiness.ts';
 import {planCandidates, type SelectableHarness} from './plan-candidates.ts';
@@ -48,12 +48,12 @@ export async function prepareCandidates(options: {
     }
   }
   const result = await checkReadiness(plan.candidates, {
-    isInstalled: async (harness) => isRegistered(harness) && isInstalled(harnessPackages[harness]),
+    isInstalled: async (harness) => isRegistered(harness) && isInstalled(findHarness(harness).sdkPackage),
     hasAuthentication: async (harness, provider) => {
       if (!isRegistered(harness)) return false;
       try {
         if (harness === 'codex' && provider === 'azure') resolveCodexProvider('azure', env);
-        else await (await loadHarness(harness)).checkAuthentication(env);
+        else await findHarness(harness).checkAuthentication(env);
         return true;
       } catch (error) {
         if (error instanceof StratosError && error.code === 'STRATOS_AUTH_REQUIRED') return false;

@@ -5,9 +5,7 @@ export const toolsListCommand: CommandHandler = async (_command, context) => {
   const result = listTools();
   const lines: string[] = [];
   for (const harness of result.harnesses) {
-    lines.push(
-      `${context.paint(harness.harness, 'bold')}  ${context.paint(`(npm install ${harness.package})`, 'dim')}`,
-    );
+    lines.push(`${context.paint(harness.harness, 'bold')}  ${context.paint(`(${harness.install})`, 'dim')}`);
     const width = Math.max(...result.canonicalNames.map((name) => name.length));
     for (const name of result.canonicalNames) {
       const natives = harness.canonical[name] ?? [];

@@ -109,7 +109,12 @@ export async function startAnthropicServer(
  * is a `ToolSearch` call that loads it.
  */
 export function toolCall(turn: AnthropicTurn, name: string, input: Record<string, unknown>): AnthropicReply {
-  if (!turn.toolNames.includes(name) && turn.toolNames.includes('ToolSearch')) {
+  const searched = resultOf(turn, 'ToolSearch') !== undefined;
+  if (!turn.toolNames.includes(name) && (searched || !turn.toolNames.includes('ToolSearch'))) {
+    // Never loop: a tool the harness did not load after one search (or never offered) fails the test legibly.
+    return {text: `TOOL NOT OFFERED: ${name}; offered: ${turn.toolNames.join(', ')}`};
+  }
+  if (!turn.toolNames.includes(name)) {
     return {toolUse: {name: 'ToolSearch', input: {query: `select:${name}`, max_results: 5}}};
   }
   return {toolUse: {name, input}};

@@ -42,6 +42,9 @@ export async function createHarnessHome(model: {
     STRATOS_TEST_MARKER: marker,
     CI: '1',
   };
+  // The scripted server itself, for test workflows that wait for a request to be in flight (`/__test/open-streams`).
+  const modelServer = model.anthropicUrl ?? model.openaiUrl;
+  if (modelServer !== undefined) env.STRATOS_TEST_MODEL_SERVER = modelServer;
   if (model.anthropicUrl !== undefined) {
     env.ANTHROPIC_BASE_URL = model.anthropicUrl;
     env.ANTHROPIC_API_KEY = 'sk-ant-test';

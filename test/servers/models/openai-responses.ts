@@ -38,6 +38,22 @@ export interface ResponsesServer extends ModelServer {
 
 let nextId = 1;
 
+/**
+ * Calls MCP tool `tool` of `server` when this request offers it. A request without it gets text naming the tools
+ * it did offer, so a test whose tool never reached the model fails on that, not on what the harness makes of a
+ * call to a tool it does not have.
+ */
+export function mcpToolCall(
+  turn: ResponsesTurn,
+  server: string,
+  tool: string,
+  args: Record<string, unknown>,
+): ResponsesReply {
+  if (!turn.toolNames.includes(`mcp__${server}__${tool}`))
+    return {text: `TOOL NOT OFFERED: mcp__${server}__${tool}; offered: ${turn.toolNames.join(', ')}`};
+  return {toolCall: {name: tool, namespace: `mcp__${server}`, arguments: args}};
+}
+
 export async function startResponsesServer(
   script: ResponsesScript,
   options: {/** What `GET /v1/models` lists; default none. */ models?: string[]} = {},

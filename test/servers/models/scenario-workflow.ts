@@ -5,7 +5,15 @@
 import {manifest} from '../../helpers/temp-project.ts';
 import {SERVE_SCRIPT} from '../mcp/index.ts';
 
-export function scenarioManifest(harness: 'claude-code' | 'codex', callLog: string): string {
+/**
+ * The `broken` server starts only while this file exists: the build (which lists every server's tools) creates it
+ * and removes it afterwards, so at run time the server exits at once, as a misconfigured one does.
+ */
+export function buildOnlyFlag(callLog: string): string {
+  return `${callLog}.build-only`;
+}
+
+export function scenarioManifest(harness: 'claude-code' | 'codex' | 'opencode', callLog: string): string {
   // Codex's default model leaves tool definitions out of the request; a model without catalog metadata lists them.
   const model = harness === 'codex' ? '\n    model: gpt-test' : '';
   return manifest(
@@ -18,13 +26,30 @@ export function scenarioManifest(harness: 'claude-code' | 'codex', callLog: stri
       args: [${JSON.stringify(SERVE_SCRIPT)}, counter, --stdio]
       env:
         STRATOS_TEST_CALL_LOG: ${JSON.stringify(callLog)}
+    slowcounter:
+      type: stdio
+      command: /bin/sh
+      args: ['-c', 'sleep 3; exec "$0" "$@"', ${JSON.stringify(process.execPath)}, ${JSON.stringify(SERVE_SCRIPT)}, counter, --stdio]
+      env:
+        STRATOS_TEST_CALL_LOG: ${JSON.stringify(callLog)}
+    broken:
+      type: stdio
+      command: /bin/sh
+      args: ['-c', 'if [ -e "$0" ]; then exec "$@"; fi; echo this server cannot start >&2; exit 3', ${JSON.stringify(buildOnlyFlag(callLog))}, ${JSON.stringify(process.execPath)}, ${JSON.stringify(SERVE_SCRIPT)}, counter, --stdio]
 agents:
   main:
     harness: ${harness}${model}
     systemPrompt: {template: prompts/system.hbs, variables: {role: tester}}
+    allowedMcps: [counter]
   plain:
     harness: ${harness}${model}
     allowedMcps: []
+  slow:
+    harness: ${harness}${model}
+    allowedMcps: [slowcounter]
+  broken:
+    harness: ${harness}${model}
+    allowedMcps: [broken]
 `,
   );
 }
@@ -47,6 +72,19 @@ async function attempt<T>(fn: () => Promise<T>) {
   }
 }
 
+/** Resolves once the scripted model server is streaming a response to a request that contains marker. */
+async function inFlight(marker: string): Promise<void> {
+  const base = process.env.STRATOS_TEST_MODEL_SERVER;
+  if (base === undefined) throw new Error('STRATOS_TEST_MODEL_SERVER is not set');
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const {streams} = (await (await fetch(base + '/__test/open-streams')).json()) as {streams: string[]};
+    if (streams.some((body) => body.includes(marker))) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('no model request with ' + marker + ' was in flight within two minutes');
+}
+
 const answer = z.object({answer: z.string().describe('The answer')});
 
 async function scenario(name: string): Promise<unknown> {
@@ -61,6 +99,12 @@ async function scenario(name: string): Promise<unknown> {
     }
     case 'mcp':
       return createAgent('main').execute('MCP call the echo tool');
+    case 'mcp-slow':
+      return createAgent('slow').execute('MCP call the echo tool of slowcounter');
+    case 'mcp-slow-hooked':
+      return createAgent('slow', {hooks: {beforeTool: () => undefined}}).execute('MCP call the echo tool of slowcounter');
+    case 'mcp-broken':
+      return attempt(() => createAgent('broken').execute('TEXT with a broken server'));
     case 'structured-ok':
       return attempt(() => createAgent('plain', {outputSchema: answer}).execute('STRUCT_OK'));
     case 'structured-bad':
@@ -114,7 +158,8 @@ async function scenario(name: string): Promise<unknown> {
     case 'cancel': {
       const agent = createAgent('plain');
       const pending = agent.execute('HANG forever');
-      setTimeout(() => agent.cancel(), 1500);
+      await inFlight('HANG forever');
+      agent.cancel();
       const cancelled = await attempt(() => pending);
       const after = await attempt(() => agent.execute('TEXT after cancel'));
       return {cancelled, after};
@@ -135,7 +180,7 @@ async function scenario(name: string): Promise<unknown> {
     case 'fail-while-running': {
       const agent = createAgent('plain');
       void agent.execute('HANG forever').catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await inFlight('HANG forever');
       throw new Error('workflow failed while its agent was running');
     }
     default:

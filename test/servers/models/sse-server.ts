@@ -1,6 +1,9 @@
 /**
  * The shared part of the scripted model servers: an HTTP server on 127.0.0.1 that records every request body and
  * hands model requests to a route handler, plus SSE writing with optional pauses (to cancel mid-stream).
+ *
+ * `GET /__test/open-streams` answers `{streams: [<request body as JSON text>, ...]}` for the model responses still
+ * being written: a test workflow waits there for its request to be in flight before it cancels (no timers).
  */
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http';
 import type {AddressInfo} from 'node:net';
@@ -35,6 +38,7 @@ export type RouteHandler = (
 export async function listenModelServer(route: RouteHandler): Promise<ModelServer> {
   const requests: RecordedRequest[] = [];
   const model = new Set<RecordedRequest>();
+  const open = new Set<RecordedRequest>();
   const state = {abortedStreams: 0};
   const server = createServer((incoming, response) => {
     void handle(incoming, response);
@@ -54,13 +58,21 @@ export async function listenModelServer(route: RouteHandler): Promise<ModelServe
       body,
       receivedAt: Date.now(),
     };
+    if (request.method === 'GET' && request.path === '/__test/open-streams') {
+      const streams = [...open].map((r) => JSON.stringify(r.body ?? null));
+      response.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify({streams}));
+      return;
+    }
     requests.push(request);
     response.on('close', () => {
+      open.delete(request);
       if (!response.writableEnded) state.abortedStreams += 1;
     });
     try {
       await route(request, response, (value) => {
-        if (value) model.add(request);
+        if (!value) return;
+        model.add(request);
+        if (!response.writableEnded && !response.destroyed) open.add(request);
       });
     } catch (error) {
       if (!response.headersSent) response.writeHead(500, {'content-type': 'application/json'});

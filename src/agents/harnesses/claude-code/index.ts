@@ -16,6 +16,7 @@ import type {
   SDKMessage,
   SDKUserMessage,
 } from '@anthropic-ai/claude-agent-sdk';
+import {StratosError} from '../../../errors/index.ts';
 import type {
   AgentHarness,
   AgentMcpServer,
@@ -28,7 +29,6 @@ import {type AgentEvent, HookFailure, type TokenCounts} from '../../hooks.ts';
 import {importHarnessSdk} from '../../load-harness.ts';
 import {ModelUnavailableError} from '../../model-unavailable-error.ts';
 import {describeToolCall, parseMcpToolName} from '../../tool-call.ts';
-import {checkClaudeAuthentication} from './authentication.ts';
 import {MessageQueue} from './message-queue.ts';
 
 /**
@@ -44,8 +44,6 @@ const interruptGraceMs = 10_000;
 
 export const claudeCodeHarness: AgentHarness = {
   id: 'claude-code',
-  packageName: '@anthropic-ai/claude-agent-sdk',
-  checkAuthentication: checkClaudeAuthentication,
   async createSession(options) {
     const sdk = await importHarnessSdk('claude-code', () => import('@anthropic-ai/claude-agent-sdk'));
     return new ClaudeCodeSession(sdk.query, options);
@@ -285,9 +283,9 @@ class ClaudeCodeSession implements HarnessSession {
   async #read(): Promise<void> {
     try {
       for await (const message of this.#query) this.#handle(message);
-      this.#ended = new Error('The Claude Code process ended.');
+      this.#ended ??= new Error('The Claude Code process ended.');
     } catch (error) {
-      this.#ended = error instanceof Error ? error : new Error(String(error));
+      this.#ended ??= error instanceof Error ? error : new Error(String(error));
     }
     if (this.#turn !== undefined) this.#settle(undefined, this.#ended);
   }
@@ -295,6 +293,10 @@ class ClaudeCodeSession implements HarnessSession {
   #handle(message: SDKMessage): void {
     const turn = this.#turn;
     if (turn === undefined) return;
+    if (message.type === 'system' && message.subtype === 'init') {
+      this.#checkMcpStartup(message.mcp_servers);
+      return;
+    }
     if (message.type === 'system' && message.subtype === 'status' && message.status === 'requesting') {
       // The binary is sending a model request: the start of a model call as Claude Code reports it.
       this.#options.emit({type: 'model.start'});
@@ -357,6 +359,25 @@ class ClaudeCodeSession implements HarnessSession {
       return;
     }
     this.#settle(undefined, new Error(`Claude Code ended the turn with an error (${reason}).`));
+  }
+
+  /**
+   * Claude Code waits for the selected MCP servers before its first request and reports each one's status; one
+   * that failed would leave the model without the tools the author selected, so the session stops instead: this
+   * turn and every later one fail with the server's name.
+   */
+  #checkMcpStartup(statuses: readonly {name: string; status: string}[]): void {
+    const selected = new Set(this.#options.mcpServers.map((server) => server.name));
+    const failed = statuses.filter((s) => selected.has(s.name) && s.status === 'failed').map((s) => s.name);
+    if (failed.length === 0) return;
+    const names = failed.map((name) => `'${name}'`).join(', ');
+    this.#ended = new StratosError(
+      'STRATOS_MCP_CONNECT_FAILED',
+      `Agent '${this.#options.agent}' (claude-code) could not start its MCP server${failed.length > 1 ? 's' : ''} ${names}; the execution stopped rather than run without ${failed.length > 1 ? 'them' : 'it'}. Check that the server's command or URL in mcp.servers of workflow.yaml works on its own.`,
+      {details: {agent: this.#options.agent, harness: 'claude-code', servers: failed}},
+    );
+    this.#settle(undefined, this.#ended);
+    void this.close();
   }
 
   /** One streaming event of the main conversation: a model response begins, reports usage, ends. */

@@ -14,7 +14,9 @@ import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import type {CodexOptions, Thread, ThreadEvent, ThreadOptions} from '@openai/codex-sdk';
+import {StratosError} from '../../../errors/index.ts';
 import {resolveStratosHome} from '../../../internal/stratos-home.ts';
+import {resolveMcpRequestTimeoutMs} from '../../../mcp/client/request-timeout.ts';
 import type {
   AgentHarness,
   AgentMcpServer,
@@ -27,7 +29,6 @@ import type {HookFailure} from '../../hooks.ts';
 import {importHarnessSdk} from '../../load-harness.ts';
 import {type McpHookBridge, needsMcpHookBridge, startMcpHookBridge} from '../../mcp-hook-bridge.ts';
 import {describeToolCall} from '../../tool-call.ts';
-import {checkCodexAuthentication} from './authentication.ts';
 import {resolveCodexProvider} from './provider-setup.ts';
 
 type CodexModule = typeof import('@openai/codex-sdk');
@@ -41,8 +42,6 @@ const bridgeTokenVariable = 'STRATOS_MCP_BRIDGE_TOKEN';
 
 export const codexHarness: AgentHarness = {
   id: 'codex',
-  packageName: '@openai/codex-sdk',
-  checkAuthentication: checkCodexAuthentication,
   async createSession(options) {
     const sdk = await importHarnessSdk('codex', () => import('@openai/codex-sdk'));
     const launcherDirectory = await mkdtemp(join(tmpdir(), 'stratos-codex-'));
@@ -200,7 +199,7 @@ class CodexSession implements HarnessSession {
     } catch (error) {
       if (options.signal.aborted) throw options.signal.reason;
       if (this.#hookFailure !== undefined) throw this.#hookFailure;
-      throw error;
+      throw toMcpStartupError(error, this.#options.agent) ?? error;
     } finally {
       options.signal.removeEventListener('abort', onAbort);
       this.#running = undefined;
@@ -286,6 +285,23 @@ class CodexSession implements HarnessSession {
   }
 }
 
+/**
+ * A required MCP server that did not start fails Codex's thread before any model request; its message names the
+ * server and the reason (`required MCP servers failed to initialize: counter: timed out handshaking ...`).
+ */
+function toMcpStartupError(error: unknown, agent: string): StratosError | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  const match = /required MCP servers failed to initialize: ([^\n]*)/.exec(message);
+  if (match === null) return undefined;
+  const reason = match[1]!.trim();
+  const server = /^([^:]+):/.exec(reason)?.[1];
+  return new StratosError(
+    'STRATOS_MCP_CONNECT_FAILED',
+    `Agent '${agent}' (codex) could not start its MCP server${server === undefined ? '' : ` '${server}'`}: ${reason}. Nothing was sent to a model. Check that the server's command or URL in mcp.servers of workflow.yaml works on its own.`,
+    {cause: error, details: {agent, harness: 'codex', ...(server === undefined ? {} : {server})}},
+  );
+}
+
 /** With an output schema Codex answers with JSON text in strict `text.format`; prose is not a result. */
 function parseStructured(text: string): HarnessTurnResult {
   try {
@@ -297,18 +313,33 @@ function parseStructured(text: string): HarnessTurnResult {
 
 type CodexConfigObject = NonNullable<CodexOptions['config']>;
 
+/**
+ * What every selected server gets. Codex treats MCP servers as optional by default: a server that has not
+ * finished starting within a short grace period (about a second) is left out of the turn, and the model is then
+ * offered no tools from it, which happens on any loaded machine. The selection is part of the agent's contract,
+ * so each server is `required`: Codex waits for it (up to Stratos's MCP request limit) and fails the turn with the
+ * server's name when it cannot start, instead of silently running without it.
+ */
+function serverPolicy(): CodexConfigObject {
+  return {
+    default_tools_approval_mode: 'approve',
+    required: true,
+    startup_timeout_ms: resolveMcpRequestTimeoutMs(),
+  };
+}
+
 function toNativeServers(servers: readonly AgentMcpServer[]): CodexConfigObject {
   const native: CodexConfigObject = {};
   for (const server of servers) {
     native[server.name] =
       server.type === 'http'
-        ? {url: server.url, http_headers: server.headers, default_tools_approval_mode: 'approve'}
+        ? {url: server.url, http_headers: server.headers, ...serverPolicy()}
         : {
             command: server.command,
             args: server.args,
             env: server.env,
             ...(server.cwd === undefined ? {} : {cwd: server.cwd}),
-            default_tools_approval_mode: 'approve',
+            ...serverPolicy(),
           };
   }
   return native;
@@ -321,7 +352,7 @@ function toBridgedServers(bridge: McpHookBridge): CodexConfigObject {
     native[endpoint.name] = {
       url: endpoint.url,
       bearer_token_env_var: bridgeTokenVariable,
-      default_tools_approval_mode: 'approve',
+      ...serverPolicy(),
     };
   }
   return native;

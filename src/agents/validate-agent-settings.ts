@@ -1,0 +1,138 @@
+/**
+ * The one validator of an agent configuration, shared by createAgent (which throws the first issue) and by build
+ * and `list` diagnostics (which report every issue at its source location). It checks what can be known without
+ * starting a harness: field types, the harness id, effort for that harness, MCP server names, built-in tool names,
+ * and (given the workflow directory) that a system prompt's file or template exists.
+ */
+import {existsSync} from 'node:fs';
+import {isAbsolute, resolve} from 'node:path';
+import type {ErrorCode} from '../errors/codes.ts';
+import {isStratosError} from '../errors/index.ts';
+import {findHarness, isHarnessId} from './harnesses/registry.ts';
+import {validateAgentLayer} from './settings.ts';
+import {resolveToolSelection} from './tool-names.ts';
+
+/** One problem of an agent configuration. */
+export interface AgentSettingsIssue {
+  /** STRATOS_AGENT_CONFIG_INVALID, STRATOS_AGENT_MCP_UNKNOWN, STRATOS_AGENT_TOOL_UNKNOWN or STRATOS_PROMPT_FILE_MISSING. */
+  code: ErrorCode;
+  /** The setting it is about (`harness`, `effort`, `allowedMcps`, `allowedTools`, `systemPrompt`, ...). */
+  field: string;
+  /** A whole sentence that names the agent or source and says the fix. */
+  message: string;
+}
+
+export interface ValidateAgentSettingsOptions {
+  /** The agent's configuration name (`reviewer`), used in messages. */
+  name: string;
+  /** The settings as written: one `agents.<name>` entry of workflow.yaml, an override, or merged settings. */
+  settings: Readonly<Record<string, unknown>>;
+  /** The names declared in `mcp.servers` of workflow.yaml. */
+  mcpServers: readonly string[];
+  /** Where the settings come from, in messages; default `workflow.yaml agents.<name>`. */
+  source?: string;
+  /** The workflow directory: when given, a system prompt `{file}` or `{template}` must exist there. */
+  directory?: string;
+  /** Accept the code-only fields (outputSchema, hooks, onEvent) as createAgent does; default false. */
+  codeFields?: boolean;
+}
+
+/**
+ * Validates one agent configuration and returns every issue found (an empty list when it is valid); it never
+ * throws and starts nothing. Build and `list` call it for each `agents.<name>` of workflow.yaml and map an
+ * issue's `field` to the source location of that key; createAgent runs the same checks on its merged settings.
+ * @example
+ * const issues = validateAgentSettings({name: 'reviewer', settings: manifest.agents.reviewer,
+ *   mcpServers: Object.keys(manifest.mcp?.servers ?? {}), directory: workflowDirectory});
+ * for (const issue of issues) report(issue.code, issue.message, locationOf(['agents', 'reviewer', issue.field]));
+ */
+export function validateAgentSettings(options: ValidateAgentSettingsOptions): AgentSettingsIssue[] {
+  const {name, settings, mcpServers} = options;
+  const source = options.source ?? `workflow.yaml agents.${name}`;
+  const issues: AgentSettingsIssue[] = [];
+  const invalid = new Set<string>();
+  for (const [field, value] of Object.entries(settings)) {
+    try {
+      validateAgentLayer({[field]: value}, source, {codeFields: options.codeFields ?? false});
+    } catch (error) {
+      if (!isStratosError(error)) throw error;
+      issues.push({code: error.code, field, message: error.message});
+      invalid.add(field);
+    }
+  }
+  if (settings.model !== undefined && settings.models !== undefined) {
+    issues.push({
+      code: 'STRATOS_AGENT_CONFIG_INVALID',
+      field: 'models',
+      message: `Agent '${name}' sets both model (a native id for its harness) and models (ordered hosted identities); keep one.`,
+    });
+  }
+  const harness = settings.harness === undefined ? 'claude-code' : settings.harness;
+  if (typeof settings.provider === 'string' && settings.harness !== undefined && isHarnessId(harness)) {
+    const served = findHarness(harness).providers;
+    if (!served.includes(settings.provider)) {
+      issues.push({
+        code: 'STRATOS_AGENT_CONFIG_INVALID',
+        field: 'provider',
+        message: `Agent '${name}' names the provider '${settings.provider}', which ${harness} does not serve here; use ${served.join(' or ')}.`,
+      });
+    }
+  }
+  // With model preferences and no explicit harness, the harness is chosen at the first execute: effort and tool
+  // names are checked against each candidate's harness then.
+  const chosenLater = settings.models !== undefined && settings.harness === undefined;
+  if (!chosenLater && isHarnessId(harness)) {
+    const levels = findHarness(harness).effortLevels;
+    const effort = settings.effort;
+    if (typeof effort === 'string' && !invalid.has('effort') && !levels.includes(effort)) {
+      issues.push({
+        code: 'STRATOS_AGENT_CONFIG_INVALID',
+        field: 'effort',
+        message: `Agent '${name}' has effort '${effort}', which ${harness} does not support; use one of ${levels.join(', ')}.`,
+      });
+    }
+    for (const list of ['allowedTools', 'disallowedTools'] as const) {
+      if (invalid.has(list) || !Array.isArray(settings[list])) continue;
+      for (const tool of settings[list] as string[]) {
+        try {
+          resolveToolSelection(
+            harness,
+            list === 'allowedTools' ? [tool] : undefined,
+            list === 'disallowedTools' ? [tool] : undefined,
+            name,
+          );
+        } catch (error) {
+          if (!isStratosError(error)) throw error;
+          issues.push({code: error.code, field: list, message: error.message});
+        }
+      }
+    }
+  }
+  const selected = settings.allowedMcps;
+  if (Array.isArray(selected) && !invalid.has('allowedMcps')) {
+    const unknown = (selected as string[]).filter((server) => !mcpServers.includes(server));
+    if (unknown.length > 0) {
+      issues.push({
+        code: 'STRATOS_AGENT_MCP_UNKNOWN',
+        field: 'allowedMcps',
+        message: `Agent '${name}' selects the MCP server${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `'${s}'`).join(', ')} in allowedMcps, but mcp.servers of workflow.yaml declares ${mcpServers.length === 0 ? 'none' : mcpServers.map((s) => `'${s}'`).join(', ')}.`,
+      });
+    }
+  }
+  const prompt = settings.systemPrompt;
+  if (options.directory !== undefined && !invalid.has('systemPrompt') && typeof prompt === 'object') {
+    const path =
+      (prompt as {file?: unknown; template?: unknown}).file ?? (prompt as {template?: unknown}).template;
+    if (typeof path === 'string') {
+      const absolute = isAbsolute(path) ? path : resolve(options.directory, path);
+      if (!existsSync(absolute)) {
+        issues.push({
+          code: 'STRATOS_PROMPT_FILE_MISSING',
+          field: 'systemPrompt',
+          message: `The system prompt of agent '${name}' names the file ${absolute}, which does not exist. Prompt files resolve relative to the workflow directory.`,
+        });
+      }
+    }
+  }
+  return issues;
+}
