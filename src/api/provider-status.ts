@@ -3,9 +3,7 @@
  * install command), whether authentication is configured (which source, never its value), whether the provider's
  * model catalog can be read, and what to do next. Metadata only: no inference, no downloads.
  */
-import {checkClaudeAuthentication} from '../agents/harnesses/claude-code/authentication.ts';
-import {checkCodexAuthentication} from '../agents/harnesses/codex/authentication.ts';
-import {type HarnessId, harnessIds, harnessPackages} from '../agents/index.ts';
+import {findHarness, type HarnessId, harnessIds} from '../agents/harnesses/registry.ts';
 import {readModelCatalog} from '../agents/selection/read-model-catalog.ts';
 import {isStratosError} from '../errors/index.ts';
 import {readModelCatalogRevision} from '../providers/models/model-identity.ts';
@@ -39,32 +37,27 @@ export interface ProviderStatusResult {
   modelCatalogRevision: string;
 }
 
-const authenticationChecks: Record<HarnessId, (env: Readonly<Record<string, string>>) => Promise<void>> = {
-  'claude-code': checkClaudeAuthentication,
-  codex: checkCodexAuthentication,
-};
-const servedProviders: Record<HarnessId, string[]> = {'claude-code': ['anthropic'], codex: ['openai']};
-
 /** The status of every harness; reads the environment, the harnesses' login files and provider catalogs. */
 export async function readProviderStatus(options: HostOptions = {}): Promise<ProviderStatusResult> {
   const env = definedEnvironment(options.env ?? process.env);
   const harnesses = await Promise.all(
     harnessIds.map(async (harness): Promise<HarnessStatus> => {
-      const packageName = harnessPackages[harness];
+      const record = findHarness(harness);
       let authentication: HarnessStatus['authentication'] = {configured: true};
       try {
-        await authenticationChecks[harness](env);
+        await record.checkAuthentication(env);
       } catch (error) {
         authentication = {configured: false, guidance: isStratosError(error) ? error.message : String(error)};
       }
       return {
         harness,
-        package: packageName,
-        installed: isInstalled(packageName),
-        install: `npm install ${packageName}`,
+        package: record.sdkPackage,
+        installed: isInstalled(record.sdkPackage),
+        install: record.install,
         authentication,
         providers: await Promise.all(
-          servedProviders[harness].map(async (provider) => ({
+          // The harness's default provider (its first); an explicit one such as azure has no catalog here.
+          record.providers.slice(0, 1).map(async (provider) => ({
             provider,
             catalog: await catalogStatus(provider, env),
           })),
