@@ -24,7 +24,7 @@ export async function describeWorkflow(
 ): Promise<WorkflowDescription> {
   const handle = await findWorkflow(resolveHost(options), target);
   const prepared = await prepareWorkflow(handle, progressOption(options));
-  const manifest = handle.manifest!;
+  const {manifest} = prepared;
   return {
     name: handle.name,
     shortDescription: manifest.shortDescription,
