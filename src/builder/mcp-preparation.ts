@@ -7,7 +7,7 @@
  * compiler inputs, so they join the build key; so does the configuration of each directly used server.
  */
 import {existsSync} from 'node:fs';
-import {readdir, readFile, rm} from 'node:fs/promises';
+import {mkdir, readdir, readFile, rm} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {WorkflowHandle} from '../discovery/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
@@ -48,11 +48,15 @@ export async function prepareMcpWrappers(
   const names = Object.keys(servers);
   const wrapperDirectory = join(paths.generated, 'mcp');
   await assertOwnedFolder(paths.directory, wrapperDirectory);
+  if (names.length > 0) await mkdir(wrapperDirectory, {recursive: true});
   const diagnostics: Diagnostic[] = [];
   if (options.explicit) await removeUnconfiguredWrappers(wrapperDirectory, names);
   const direct = existsSync(paths.entrypoint)
     ? await detectDirectMcpUsage({directory: paths.directory, entrypoint: paths.entrypoint, servers: names})
     : [];
+  // A wrapper path that is a folder or a link is refused before anything is discovered or written.
+  for (const server of direct)
+    await assertOwnedFile(paths.directory, join(wrapperDirectory, wrapperFileName(server)));
   const current = handle.manifest === undefined ? {} : hashMcpConfigs(handle.manifest, direct);
   const targets = options.explicit
     ? names
