@@ -1,4 +1,4 @@
-import {prepareWorkflow} from '../builder/index.ts';
+import {prepareWorkflow} from '../builder/prepare-workflow.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {findWorkflow, type HostOptions, resolveHost} from './host.ts';
 import {type ProgressOptions, progressOption, warningsOf} from './progress.ts';

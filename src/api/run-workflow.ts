@@ -3,7 +3,7 @@ import {executeWorkflow} from '../runtime/execute-workflow.ts';
 import type {InvocationResult} from '../runtime/invoke-workflow.ts';
 import {findWorkflow, type HostOptions, resolveHost} from './host.ts';
 import {type ProgressOptions, progressOption, warningsOf} from './progress.ts';
-import {startRunRetention} from './runs.ts';
+import {startRunRetention} from './run-retention.ts';
 
 export interface RunWorkflowOptions extends HostOptions, ProgressOptions {
   signal?: AbortSignal;

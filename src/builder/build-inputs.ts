@@ -12,9 +12,9 @@ import {sha256Hex} from '../internal/hash.ts';
 import {packageVersion} from '../internal/package-info.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
 import type {BuildRecord} from './build-record.ts';
-import {compilerFlags, compilerVersion} from './compiler.ts';
 import {type FileStamp, stampFiles, stampsMatch} from './file-stamps.ts';
 import {bridgedZodVersion} from './shared-sdk.ts';
+import {compilerFlags, compilerVersion} from './toolchain.ts';
 import type {WorkflowPaths} from './workflow-paths.ts';
 
 /** What a build was made from, kept in its record so the next check compares without compiling. */

@@ -17,7 +17,6 @@ import {buildLockPath, withBuildLock} from './build-lock.ts';
 import type {BuildRecord} from './build-record.ts';
 import {BuildSession} from './build-session.ts';
 import {checkReuse} from './freshness-status.ts';
-import {loadWorkflowDefinition} from './load-definition.ts';
 import type {McpPreparation} from './mcp-preparation.ts';
 import {assertOwnedFile} from './owned-output.ts';
 import {isSharedSdkLinked} from './shared-sdk.ts';
@@ -84,6 +83,7 @@ export async function buildAndLoad(
   let definition: WorkflowDefinition | undefined;
   const session = new BuildSession(options, buildOne);
   const build = await buildOne(handle, options, session, [handle.name], async (record, paths) => {
+    const {loadWorkflowDefinition} = await import('./load-definition.ts');
     definition = await loadWorkflowDefinition(record.compiledEntrypoint, handle.name, paths.entrypoint);
   });
   return definition === undefined ? {build} : {build, definition};

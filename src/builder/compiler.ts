@@ -1,40 +1,14 @@
-/** The TypeScript compiler Stratos owns: its flags, its version, and a runner that returns diagnostics. */
+/** Runs the TypeScript compiler Stratos owns (flags and version in toolchain.ts) and returns its diagnostics. */
 import {execFile} from 'node:child_process';
-import {readFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {dirname, isAbsolute, join, resolve} from 'node:path';
 import type {Diagnostic} from '../errors/index.ts';
 import {StratosError} from '../errors/index.ts';
+import {compilerFlags} from './toolchain.ts';
+
+export {compilerFlags, compilerVersion} from './toolchain.ts';
 
 const require = createRequire(import.meta.url);
-
-/** The flags every workflow is compiled with; part of the build key, so changing them rebuilds everything. */
-export const compilerFlags: readonly string[] = [
-  '--ignoreConfig',
-  '--strict',
-  '--target',
-  'es2022',
-  '--module',
-  'nodenext',
-  '--moduleResolution',
-  'nodenext',
-  '--noEmitOnError',
-  '--skipLibCheck',
-  '--types',
-  'node',
-  '--sourceMap',
-  '--pretty',
-  'false',
-];
-
-let cachedVersion: string | undefined;
-
-export function compilerVersion(): string {
-  cachedVersion ??= (
-    JSON.parse(readFileSync(require.resolve('typescript/package.json'), 'utf8')) as {version: string}
-  ).version;
-  return cachedVersion;
-}
 
 /** The native compiler binary shipped in the platform package, so no extra Node start-up is paid per build. */
 function compilerCommand(): {command: string; prefix: string[]} {
