@@ -21,7 +21,7 @@ const env: NodeJS.ProcessEnv = {
 for (const key of Object.keys(env)) if (key.startsWith('STRATOS_') && key !== 'STRATOS_HOME') delete env[key];
 mkdirSync(env.HOME!, {recursive: true});
 
-const {compilerFlags} = (await import(pathToFileURL(join(repo, 'dist', 'build', 'index.js')).href)) as {
+const {compilerFlags} = (await import(pathToFileURL(join(repo, 'dist', 'builder', 'index.js')).href)) as {
   compilerFlags: readonly string[];
 };
 

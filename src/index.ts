@@ -17,7 +17,7 @@ export {
   type ToolCall,
 } from './agents/index.ts';
 export type {PromptReference, PromptVariables} from './config/prompts.ts';
-export {isWorkflowDefinition, type WorkflowDefinition, workflow} from './contract/index.ts';
+export {isWorkflowDefinition, type WorkflowDefinition, workflow} from './contract/define-workflow.ts';
 export {
   AgentRunError,
   AuthenticationError,

@@ -1,4 +1,4 @@
-import {buildWorkflow, createBuildSession, type WorkflowBuildResult} from '../builder/index.ts';
+import {buildWorkflow, createBuildSession, type WorkflowBuildResult} from '../builder/build-workflow.ts';
 import {checkWorkflowConfiguration} from './check-configuration.ts';
 import {discover, findWorkflow, type HostOptions, resolveHost} from './host.ts';
 import type {ProgressOptions} from './progress.ts';

@@ -1,4 +1,4 @@
-import {prepareWorkflow} from '../builder/index.ts';
+import {prepareWorkflow} from '../builder/prepare-workflow.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {findWorkflow, type HostOptions, resolveHost} from './host.ts';
 import {type ProgressOptions, progressOption, warningsOf} from './progress.ts';
@@ -24,7 +24,7 @@ export async function describeWorkflow(
 ): Promise<WorkflowDescription> {
   const handle = await findWorkflow(resolveHost(options), target);
   const prepared = await prepareWorkflow(handle, progressOption(options));
-  const manifest = handle.manifest!;
+  const {manifest} = prepared;
   return {
     name: handle.name,
     shortDescription: manifest.shortDescription,

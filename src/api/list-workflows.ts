@@ -1,4 +1,4 @@
-import {type BuildFreshness, checkBuildFreshness} from '../builder/index.ts';
+import {type BuildFreshness, checkBuildFreshness} from '../builder/freshness-status.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {checkWorkflowConfiguration} from './check-configuration.ts';
 import {discover, type HostOptions, resolveHost} from './host.ts';

@@ -1,4 +1,4 @@
-import type {BuildProgress} from '../builder/index.ts';
+import type {BuildProgress} from '../builder/build-workflow.ts';
 import type {Diagnostic} from '../errors/index.ts';
 
 export interface ProgressOptions {

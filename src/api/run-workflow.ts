@@ -1,9 +1,9 @@
-import {loadWorkflowDefinition, prepareWorkflow, resolveWorkflowPaths} from '../builder/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
-import {type InvocationResult, invokeWorkflow} from '../runtime/index.ts';
+import {executeWorkflow} from '../runtime/execute-workflow.ts';
+import type {InvocationResult} from '../runtime/invoke-workflow.ts';
 import {findWorkflow, type HostOptions, resolveHost} from './host.ts';
 import {type ProgressOptions, progressOption, warningsOf} from './progress.ts';
-import {startRunRetention} from './runs.ts';
+import {startRunRetention} from './run-retention.ts';
 
 export interface RunWorkflowOptions extends HostOptions, ProgressOptions {
   signal?: AbortSignal;
@@ -21,25 +21,17 @@ export async function runWorkflow(
   options: RunWorkflowOptions = {},
 ): Promise<RunWorkflowResult> {
   const host = resolveHost(options);
-  const handle = await findWorkflow(host, target);
-  const prepared = await prepareWorkflow(handle, progressOption(options));
-  const paths = resolveWorkflowPaths(handle);
-  const definition = await loadWorkflowDefinition(
-    prepared.record.compiledEntrypoint,
-    handle.name,
-    paths.entrypoint,
-  );
-  const result = await invokeWorkflow({
-    workflow: {name: handle.name, directory: handle.directory, manifest: handle.manifest!},
-    definition,
+  const {workflow, result} = await executeWorkflow({
+    resolve: () => findWorkflow(host, target),
     input,
     invocationDirectory: host.cwd,
+    build: progressOption(options),
     stratosHome: host.home,
     ...(options.signal === undefined ? {} : {signal: options.signal}),
     ...(options.onNotice === undefined ? {} : {notify: options.onNotice}),
   });
   // Retention runs in a detached process after the run's artifacts are final; it never delays the result.
   const retention = await startRunRetention(options);
-  const warnings = [...warningsOf(prepared.build.diagnostics), ...result.telemetryWarnings, ...retention];
+  const warnings = [...warningsOf(workflow.build.diagnostics), ...result.telemetryWarnings, ...retention];
   return {...result, warnings};
 }

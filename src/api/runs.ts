@@ -1,6 +1,5 @@
 /** `stratos runs list` and `stratos runs show`: the local run records of `<STRATOS_HOME>/runs/`. */
-import {readSettings} from '../config/settings.ts';
-import {type Diagnostic, isStratosError, StratosError} from '../errors/index.ts';
+import {StratosError} from '../errors/index.ts';
 import {
   buildRunTree,
   type RunTreeNode,
@@ -11,8 +10,6 @@ import {
   totalUsage,
 } from '../telemetry/artifacts/run-store.ts';
 import type {RunStatus} from '../telemetry/index.ts';
-import {retentionMayApply} from '../telemetry/retention/retention-may-apply.ts';
-import {startRetentionCleaner} from '../telemetry/retention/start-retention-cleaner.ts';
 import {type HostOptions, resolveHost} from './host.ts';
 
 export type {RunTreeNode, TokenUsage};
@@ -125,19 +122,4 @@ function summarize(stored: StoredRun): RunSummary {
   };
 }
 
-/**
- * Starts the detached retention cleaner for the home's runs with the limits of settings.json. Never throws and
- * never waits for the cleaner: a malformed settings file or a failed spawn comes back as a warning.
- */
-export async function startRunRetention(options: HostOptions = {}): Promise<Diagnostic[]> {
-  const host = resolveHost(options);
-  try {
-    const {retention} = await readSettings(host.home);
-    if (await retentionMayApply(host.home, retention)) startRetentionCleaner(host.home, retention);
-    return [];
-  } catch (error) {
-    const code = isStratosError(error) ? error.code : 'STRATOS_TELEMETRY_ARTIFACT_FAILED';
-    const reason = error instanceof Error ? error.message : String(error);
-    return [{code, severity: 'warning', message: `Old runs were not cleaned up: ${reason}`}];
-  }
-}
+export {startRunRetention} from './run-retention.ts';

@@ -1,10 +1,15 @@
-/** `dist/.stratos-build.json`: written last by a successful build, removed first by any build that starts. */
+/**
+ * `dist/.stratos-build.json`: written last by a successful build (its only writer), removed first by any build
+ * that compiles. It holds the build's inputs, so reuse is decided by comparing them, never by compiling.
+ */
 import {rm} from 'node:fs/promises';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
 import {isRecord, readJsonFile} from '../internal/json-file.ts';
+import type {BuildInputs} from './build-inputs.ts';
 
 export interface BuildRecord {
-  format: 1;
+  format: 2;
+  /** SHA-256 over the inputs (build-inputs.ts `buildKeyOf`). */
   key: string;
   sdkVersion: string;
   compilerVersion: string;
@@ -13,6 +18,7 @@ export interface BuildRecord {
   compiledEntrypoint: string;
   /** JSON Schemas exported from the workflow's Zod schemas, kept so describe and schema need no module load. */
   schemas: {input: Record<string, unknown>; output: Record<string, unknown>};
+  inputs: BuildInputs;
   /**
    * SHA-256 of the workflow's `mcp.servers` configuration when it was built: a build that finds it changed deletes
    * the remembered negotiation verdicts (`generated/mcp-negotiation.json`, owned by `mcp/client`).
@@ -23,7 +29,11 @@ export interface BuildRecord {
 export async function readBuildRecord(file: string): Promise<BuildRecord | undefined> {
   try {
     const value = await readJsonFile(file);
-    return isRecord(value) && value.format === 1 && typeof value.key === 'string'
+    return isRecord(value) &&
+      value.format === 2 &&
+      typeof value.key === 'string' &&
+      isRecord(value.inputs) &&
+      Array.isArray(value.inputs.files)
       ? (value as unknown as BuildRecord)
       : undefined;
   } catch {

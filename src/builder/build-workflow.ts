@@ -1,30 +1,26 @@
 /**
- * Builds one workflow: manifest check, shared SDK, ignore rules, dependencies, freshness, compile, contract check
- * and schema export. A successful build writes its record last; a failed one leaves no record behind, so an old
- * artifact is never used in its place.
+ * Builds one workflow as named steps, under the workflow's build lock: reuse check, package, MCP preparation,
+ * children, reuse check again (children may have changed a wrapper), compile, contract check, record. The reuse
+ * rule is freshness-status.ts's, the same one `list` shows. A successful build writes its record last; a failed
+ * one leaves no record behind, so an old artifact is never used in its place.
  */
 import {existsSync} from 'node:fs';
-import {rm} from 'node:fs/promises';
 import {basename, join} from 'node:path';
-import {checkWorkflowContract, collectUnresolvedRefs, exportJsonSchemas} from '../contract/index.ts';
+import type {WorkflowDefinition} from '../contract/index.ts';
 import {type WorkflowHandle, writeManifestCache} from '../discovery/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
-import {hasErrors, isStratosError, StratosError} from '../errors/index.ts';
+import {hasErrors, isStratosError} from '../errors/index.ts';
 import {sha256Hex} from '../internal/hash.ts';
-import {packageVersion} from '../internal/package-info.ts';
-import {forgetVerdicts} from '../mcp/client/negotiation-verdict.ts';
-import {type BuildRecord, readBuildRecord, removeBuildRecord, writeBuildRecord} from './build-record.ts';
+import {packageDirectory} from '../internal/package-info.ts';
+import type {WorkflowManifest} from '../manifest/index.ts';
+import {buildLockPath, withBuildLock} from './build-lock.ts';
+import type {BuildRecord} from './build-record.ts';
 import {BuildSession} from './build-session.ts';
-import {prepareChildren} from './child-preparation.ts';
-import {compilerVersion, compileTypeScript} from './compiler.ts';
-import {computeBuildKey} from './freshness.ts';
-import {ensureIgnoreRules, findTrackedGeneratedFiles} from './ignore-rules.ts';
-import {loadWorkflowDefinition} from './load-definition.ts';
-import {locateSchemaField} from './locate-schema-field.ts';
-import type {McpPreparation, McpPreparationOptions} from './mcp-preparation.ts';
-import {ensureSharedSdk} from './shared-sdk.ts';
-import {prepareWorkflowPackage} from './workflow-package.ts';
-import {resolveWorkflowPaths} from './workflow-paths.ts';
+import {checkReuse} from './freshness-status.ts';
+import type {McpPreparation} from './mcp-preparation.ts';
+import {assertOwnedFile} from './owned-output.ts';
+import {isSharedSdkLinked} from './shared-sdk.ts';
+import {resolveWorkflowPaths, type WorkflowPaths} from './workflow-paths.ts';
 
 export type BuildStep = 'install' | 'discover' | 'compile' | 'check';
 
@@ -54,6 +50,14 @@ export interface WorkflowBuildResult {
   durationMs: number;
 }
 
+/** A workflow built (or reused) and its module loaded, both under its build lock. */
+export interface LoadedBuild {
+  build: WorkflowBuildResult;
+  record: BuildRecord;
+  manifest: WorkflowManifest;
+  definition: WorkflowDefinition;
+}
+
 /** Builds one workflow and, first, the child workflows it references. */
 export function buildWorkflow(
   handle: WorkflowHandle,
@@ -68,11 +72,39 @@ export function createBuildSession(options: BuildWorkflowOptions = {}): BuildSes
   return new BuildSession(options, buildOne);
 }
 
+/**
+ * Builds (or reuses) one workflow and loads its module before releasing the build lock, so a concurrent build
+ * never replaces `dist/` while it is being loaded. The result's `definition` is undefined when the build failed.
+ */
+export async function buildAndLoad(
+  handle: WorkflowHandle,
+  options: BuildWorkflowOptions = {},
+): Promise<{build: WorkflowBuildResult; definition?: WorkflowDefinition}> {
+  let definition: WorkflowDefinition | undefined;
+  const session = new BuildSession(options, buildOne);
+  const build = await buildOne(handle, options, session, [handle.name], async (record, paths) => {
+    const {loadWorkflowDefinition} = await import('./load-definition.ts');
+    definition = await loadWorkflowDefinition(record.compiledEntrypoint, handle.name, paths.entrypoint);
+  });
+  return definition === undefined ? {build} : {build, definition};
+}
+
+type AfterBuild = (record: BuildRecord, paths: WorkflowPaths) => Promise<void>;
+
+interface BuildState {
+  handle: WorkflowHandle & {manifest: WorkflowManifest};
+  paths: WorkflowPaths;
+  options: BuildWorkflowOptions;
+  diagnostics: Diagnostic[];
+  progress: (step: BuildStep, message: string) => void;
+}
+
 async function buildOne(
   handle: WorkflowHandle,
   options: BuildWorkflowOptions,
   session: BuildSession,
   chain: readonly string[],
+  afterBuild?: AfterBuild,
 ): Promise<WorkflowBuildResult> {
   const started = performance.now();
   const diagnostics: Diagnostic[] = [...handle.diagnostics];
@@ -84,110 +116,22 @@ async function buildOne(
     ...(record === undefined ? {} : {record}),
     durationMs: Math.round(performance.now() - started),
   });
-  if (handle.manifest === undefined || hasErrors(diagnostics)) return finish('failed');
-  const paths = resolveWorkflowPaths(handle);
-  const progress = (step: BuildStep, message: string) =>
-    options.onProgress?.({workflow: handle.name, step, message});
+  const manifest = handle.manifest;
+  if (manifest === undefined || hasErrors(diagnostics)) return finish('failed');
+  const state: BuildState = {
+    handle: {...handle, manifest},
+    paths: resolveWorkflowPaths(handle),
+    options,
+    diagnostics,
+    progress: (step, message) => options.onProgress?.({workflow: handle.name, step, message}),
+  };
   try {
-    if (!existsSync(paths.entrypoint)) {
-      // Prepare before writing calls: an explicit build of a manifest with MCP servers generates their wrappers
-      // and reports that, without compiling or recording a workflow build.
-      if (options.explicit === true && Object.keys(handle.manifest.mcp?.servers ?? {}).length > 0) {
-        await ensureSharedSdk(paths.root);
-        await ensureIgnoreRules(paths.root);
-        const mcp = await prepareMcp(handle, paths, {
-          explicit: true,
-          onNotice: options.onNotice,
-          onDiscover: (server) => progress('discover', `discovering the tools of MCP server '${server}'`),
-        });
-        diagnostics.push(...mcp.diagnostics);
-        return finish(hasErrors(mcp.diagnostics) ? 'failed' : 'prepared');
-      }
-      diagnostics.push({
-        code: 'STRATOS_BUILD_ENTRYPOINT_MISSING',
-        severity: 'error',
-        message: `The entrypoint ${paths.entrypoint} does not exist. Write it (export default workflow({...})) or set 'entrypoint' in workflow.yaml.`,
-        location: await handle.locate(['entrypoint']),
-      });
-      return finish('failed');
-    }
-    await ensureSharedSdk(paths.root);
-    await ensureIgnoreRules(paths.root);
-    const pkg = await prepareWorkflowPackage(paths, () => progress('install', 'installing npm dependencies'));
-    diagnostics.push(...pkg.diagnostics);
-    const mcp = await prepareMcp(handle, paths, {
-      explicit: options.explicit === true,
-      onNotice: options.onNotice,
-      onDiscover: (server) => progress('discover', `discovering the tools of MCP server '${server}'`),
+    await assertOwnedFile(state.paths.root, buildLockPath(state.paths));
+    return await withBuildLock(state.paths, async () => {
+      const [status, record] = await runSteps(state, session, chain);
+      if (record !== undefined && afterBuild !== undefined) await afterBuild(record, state.paths);
+      return finish(status, record);
     });
-    diagnostics.push(...mcp.diagnostics);
-    if (hasErrors(mcp.diagnostics)) return finish('failed');
-    const children = await prepareChildren(handle, paths, session, chain);
-    diagnostics.push(...children.diagnostics);
-    if (hasErrors(children.diagnostics)) return finish('failed');
-    const key = await computeBuildKey({
-      directory: paths.directory,
-      extra: {...mcp.keyInputs, ...children.keyInputs},
-    });
-    const previous = await readBuildRecord(paths.buildRecord);
-    const mcpServers = usesMcp(handle) ? sha256Hex(JSON.stringify(handle.manifest.mcp?.servers)) : undefined;
-    if (previous !== undefined && previous.mcpServers !== mcpServers) await forgetVerdicts(paths.directory);
-    if (
-      options.force !== true &&
-      previous?.key === key &&
-      previous.compiledEntrypoint === paths.compiledEntrypoint &&
-      existsSync(previous.compiledEntrypoint)
-    ) {
-      return finish('reused', previous);
-    }
-    await removeBuildRecord(paths.buildRecord);
-    await rm(paths.dist, {recursive: true, force: true});
-    progress('compile', 'compiling TypeScript');
-    const compiled = await compileTypeScript({
-      rootDir: paths.root,
-      outDir: paths.dist,
-      files: [paths.entrypoint],
-    });
-    diagnostics.push(...compiled.diagnostics);
-    if (!compiled.ok || hasErrors(diagnostics)) {
-      await rm(paths.dist, {recursive: true, force: true});
-      return finish('failed');
-    }
-    progress('check', 'checking the input and output schemas');
-    const definition = await loadWorkflowDefinition(paths.compiledEntrypoint, handle.name, paths.entrypoint);
-    const contract = await Promise.all(
-      checkWorkflowContract(definition).map(async (d) => ({
-        ...d,
-        location: d.location ?? (await locateSchemaField(paths.entrypoint, d.path)),
-      })),
-    );
-    diagnostics.push(...contract);
-    if (hasErrors(contract)) return finish('failed');
-    const schemas = exportJsonSchemas(definition);
-    const unresolved = [...collectUnresolvedRefs(schemas.input), ...collectUnresolvedRefs(schemas.output)];
-    if (unresolved.length > 0) {
-      throw new StratosError(
-        'STRATOS_INTERNAL',
-        `The exported JSON Schema of '${handle.name}' has references that do not resolve: ${unresolved.join(', ')}.`,
-      );
-    }
-    diagnostics.push(...(await findTrackedGeneratedFiles(paths.root, basename(paths.directory))));
-    const record: BuildRecord = {
-      format: 1,
-      key,
-      sdkVersion: packageVersion(),
-      compilerVersion: compilerVersion(),
-      builtAt: new Date().toISOString(),
-      compiledEntrypoint: paths.compiledEntrypoint,
-      schemas: schemas as BuildRecord['schemas'],
-      ...(mcpServers === undefined ? {} : {mcpServers}),
-    };
-    await writeBuildRecord(paths.buildRecord, record);
-    await writeManifestCache(handle.directory, handle.manifestHash, {
-      manifest: handle.manifest,
-      diagnostics: handle.diagnostics,
-    });
-    return finish('built', record);
   } catch (error) {
     if (!isStratosError(error)) throw error;
     diagnostics.push({
@@ -200,18 +144,128 @@ async function buildOne(
   }
 }
 
-const noMcp: McpPreparation = {diagnostics: [], keyInputs: {}, prepared: []};
+type StepsResult = [WorkflowBuildResult['status'], BuildRecord?];
 
-function usesMcp(handle: WorkflowHandle): boolean {
-  return Object.keys(handle.manifest?.mcp?.servers ?? {}).length > 0;
+async function runSteps(
+  state: BuildState,
+  session: BuildSession,
+  chain: readonly string[],
+): Promise<StepsResult> {
+  const {handle, paths, options, diagnostics} = state;
+  // Step 1, reuse: nothing else is loaded or written when the inputs are unchanged. An explicit build of a
+  // workflow with MCP servers always rediscovers them, so it goes through the steps.
+  const usesMcp = Object.keys(handle.manifest.mcp?.servers ?? {}).length > 0;
+  if (options.force !== true && !(options.explicit === true && usesMcp) && existsSync(paths.entrypoint)) {
+    const reused = await reuseIfFresh(state);
+    if (reused !== undefined) return ['reused', reused];
+  }
+  const steps = await import('./build-steps.ts');
+  if (!existsSync(paths.entrypoint)) return steps.prepareWithoutEntrypoint(state);
+  // Step 2, package: shared SDK links, ignore rules, the workflow's package.json and its installs.
+  await steps.preparePackage(state);
+  // Step 3, MCP preparation: wrappers of the configured servers.
+  const previous = await (await import('./build-record.ts')).readBuildRecord(paths.buildRecord);
+  const mcp = await prepareMcp(state, previous);
+  if (hasErrors(mcp.diagnostics)) return ['failed'];
+  // Step 4, children: built first, their wrappers written into <root>/.generated/.
+  const children = await steps.prepareChildWorkflows(state, session, chain);
+  if (children === undefined) return ['failed'];
+  // Step 5, reuse again: the steps above may have left every input as it was.
+  if (options.force !== true && previous !== undefined) {
+    const {checkOwnInputs} = await import('./build-inputs.ts');
+    if ((await checkOwnInputs(paths, handle.manifest, previous)) === 'fresh') {
+      await refreshManifestCache(state);
+      return ['reused', previous];
+    }
+  }
+  // Steps 6 to 8: compile, contract check, record.
+  const startedAt = Date.now();
+  const files = await steps.compileWorkflow(state);
+  if (files === undefined || hasErrors(diagnostics)) return ['failed'];
+  const schemas = await steps.checkContract(state);
+  if (schemas === undefined) return ['failed'];
+  diagnostics.push(
+    ...(await (
+      await import('./ignore-rules.ts')
+    ).findTrackedGeneratedFiles(paths.root, basename(paths.directory))),
+  );
+  const record = await steps.writeRecord(state, {
+    files,
+    schemas,
+    direct: mcp.direct,
+    children,
+    startedAt,
+    sdk: await sdkDirectory(),
+    mcpServers: hashServers(handle.manifest),
+  });
+  await refreshManifestCache(state, true);
+  return ['built', record];
 }
 
-/** MCP preparation, loaded only for workflows that configure servers (or an explicit build that may clean some). */
-async function prepareMcp(
-  handle: WorkflowHandle,
-  paths: ReturnType<typeof resolveWorkflowPaths>,
-  options: McpPreparationOptions,
-): Promise<McpPreparation> {
-  if (!usesMcp(handle) && !(options.explicit && existsSync(join(paths.generated, 'mcp')))) return noMcp;
-  return (await import('./mcp-preparation.ts')).prepareMcpWrappers(handle, paths, options);
+/** The record when the reuse rule finds the build fresh (and, for a run, the shared SDK still linked). */
+async function reuseIfFresh(state: BuildState): Promise<BuildRecord | undefined> {
+  const {paths, options, handle} = state;
+  const check = await checkReuse(handle);
+  if (check.state !== 'fresh' || check.record === undefined) return undefined;
+  if (options.explicit === true) {
+    // An explicit build also repairs what the root needs; both are cheap when nothing is missing.
+    await (await import('./shared-sdk.ts')).ensureSharedSdk(paths.root);
+    await (await import('./ignore-rules.ts')).ensureIgnoreRules(paths.root);
+  } else if (!(await isSharedSdkLinked(paths.root))) {
+    return undefined;
+  }
+  await refreshManifestCache(state);
+  return check.record;
 }
+
+/**
+ * Discovery keeps the validated manifest of the last build for unchanged workflow.yaml bytes. A reused build
+ * whose manifest changed only in what runs read (a model, a prompt) records the new bytes' manifest, so later
+ * runs skip the YAML parser again.
+ */
+async function refreshManifestCache(state: BuildState, always = false): Promise<void> {
+  const {handle, paths} = state;
+  if (!always && handle.manifestCached === true) return;
+  const file = join(paths.dist, '.stratos-manifest.json');
+  await assertOwnedFile(paths.directory, file);
+  await writeManifestCache(handle.directory, handle.manifestHash, {
+    manifest: handle.manifest,
+    diagnostics: handle.diagnostics,
+  });
+}
+
+function hashServers(manifest: WorkflowManifest): string | undefined {
+  const servers = manifest.mcp?.servers ?? {};
+  return Object.keys(servers).length === 0 ? undefined : sha256Hex(JSON.stringify(servers));
+}
+
+async function sdkDirectory(): Promise<string> {
+  const {realpath} = await import('node:fs/promises');
+  return realpath(packageDirectory);
+}
+
+/**
+ * MCP preparation, loaded only for workflows that configure servers (or an explicit build that may clean some).
+ * Also the build's one part in the negotiation verdict file: it is deleted when `mcp.servers` changed.
+ */
+async function prepareMcp(state: BuildState, previous: BuildRecord | undefined): Promise<McpPreparation> {
+  const {handle, paths, options, diagnostics} = state;
+  const servers = hashServers(handle.manifest);
+  if (previous !== undefined && previous.mcpServers !== servers) {
+    await assertOwnedFile(paths.directory, join(paths.generated, 'mcp-negotiation.json'));
+    await (await import('../mcp/client/negotiation-verdict.ts')).forgetVerdicts(paths.directory);
+  }
+  if (servers === undefined && !(options.explicit === true && existsSync(join(paths.generated, 'mcp')))) {
+    return {diagnostics: [], direct: [], prepared: []};
+  }
+  const mcp = await (await import('./mcp-preparation.ts')).prepareMcpWrappers(handle, paths, {
+    explicit: options.explicit === true,
+    previous: previous?.inputs.mcp,
+    onNotice: options.onNotice,
+    onDiscover: (server) => state.progress('discover', `discovering the tools of MCP server '${server}'`),
+  });
+  diagnostics.push(...mcp.diagnostics);
+  return mcp;
+}
+
+export type {BuildState};

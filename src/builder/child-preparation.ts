@@ -1,21 +1,22 @@
 /**
  * Builds the children a workflow references before the workflow itself and writes their typed wrappers into
  * `<root>/.generated/`. An invalid child blocks its parent, even when the parent calls it conditionally; a cycle
- * is reported with its path. The wrapper's hash joins the parent's build key: a child's schema change rebuilds
- * the parent, a change of its run body alone does not.
+ * is reported with its path. The wrapper is a compiler input of the parent, so it joins the parent's build key: a
+ * child's schema change rebuilds the parent, a change of its run body alone does not.
  */
 import {readFile} from 'node:fs/promises';
 import type {WorkflowHandle} from '../discovery/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
-import {sha256Hex} from '../internal/hash.ts';
 import type {BuildSession} from './build-session.ts';
 import {childWrapperPath, findChildReferences} from './child-references.ts';
+import {assertOwnedFile} from './owned-output.ts';
 import type {WorkflowPaths} from './workflow-paths.ts';
 
 export interface ChildPreparation {
   diagnostics: Diagnostic[];
-  keyInputs: Record<string, string>;
+  /** The children the workflow references, built: they must stay fresh for the parent's build to be reused. */
+  children: {name: string; directory: string}[];
 }
 
 export async function prepareChildren(
@@ -25,7 +26,7 @@ export async function prepareChildren(
   chain: readonly string[],
 ): Promise<ChildPreparation> {
   const diagnostics: Diagnostic[] = [];
-  const keyInputs: Record<string, string> = {};
+  const children: ChildPreparation['children'] = [];
   for (const reference of await findChildReferences(paths)) {
     const at = {location: reference.location};
     if (chain.includes(reference.name)) {
@@ -69,20 +70,12 @@ export async function prepareChildren(
       input: result.record.schemas.input,
       output: result.record.schemas.output,
     });
-    await writeIfChanged(childWrapperPath(paths.root, child.name), source);
-    keyInputs[`child:${child.name}`] = sha256Hex(source);
+    const file = childWrapperPath(paths.root, child.name);
+    await assertOwnedFile(paths.root, file);
+    await writeIfChanged(file, source);
+    children.push({name: child.name, directory: child.directory});
   }
-  return {diagnostics, keyInputs};
-}
-
-/** The key inputs of the wrappers as they are on disk now, for a freshness check that builds nothing. */
-export async function currentChildKeyInputs(paths: WorkflowPaths): Promise<Record<string, string>> {
-  const keyInputs: Record<string, string> = {};
-  for (const reference of await findChildReferences(paths)) {
-    const text = await readFile(childWrapperPath(paths.root, reference.name), 'utf8').catch(() => '');
-    keyInputs[`child:${reference.name}`] = sha256Hex(text);
-  }
-  return keyInputs;
+  return {diagnostics, children};
 }
 
 async function writeIfChanged(file: string, content: string): Promise<void> {

@@ -1,40 +1,14 @@
-/** The TypeScript compiler Stratos owns: its flags, its version, and a runner that returns diagnostics. */
+/** Runs the TypeScript compiler Stratos owns (flags and version in toolchain.ts) and returns its diagnostics. */
 import {execFile} from 'node:child_process';
-import {readFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
-import {dirname, join, resolve} from 'node:path';
+import {dirname, isAbsolute, join, resolve} from 'node:path';
 import type {Diagnostic} from '../errors/index.ts';
 import {StratosError} from '../errors/index.ts';
+import {compilerFlags} from './toolchain.ts';
+
+export {compilerFlags, compilerVersion} from './toolchain.ts';
 
 const require = createRequire(import.meta.url);
-
-/** The flags every workflow is compiled with; part of the build key, so changing them rebuilds everything. */
-export const compilerFlags: readonly string[] = [
-  '--ignoreConfig',
-  '--strict',
-  '--target',
-  'es2022',
-  '--module',
-  'nodenext',
-  '--moduleResolution',
-  'nodenext',
-  '--noEmitOnError',
-  '--skipLibCheck',
-  '--types',
-  'node',
-  '--sourceMap',
-  '--pretty',
-  'false',
-];
-
-let cachedVersion: string | undefined;
-
-export function compilerVersion(): string {
-  cachedVersion ??= (
-    JSON.parse(readFileSync(require.resolve('typescript/package.json'), 'utf8')) as {version: string}
-  ).version;
-  return cachedVersion;
-}
 
 /** The native compiler binary shipped in the platform package, so no extra Node start-up is paid per build. */
 function compilerCommand(): {command: string; prefix: string[]} {
@@ -64,6 +38,8 @@ export interface CompileOptions {
 export interface CompileResult {
   ok: boolean;
   diagnostics: Diagnostic[];
+  /** Every file the compiler read (`--listFiles`), absolute: the build's input files come from it. */
+  files: string[];
 }
 
 export async function compileTypeScript(options: CompileOptions): Promise<CompileResult> {
@@ -71,6 +47,7 @@ export async function compileTypeScript(options: CompileOptions): Promise<Compil
   const args = [
     ...prefix,
     ...compilerFlags,
+    '--listFiles',
     '--rootDir',
     options.rootDir,
     '--outDir',
@@ -79,9 +56,10 @@ export async function compileTypeScript(options: CompileOptions): Promise<Compil
   ];
   return new Promise((resolvePromise, reject) => {
     execFile(command, args, {cwd: options.rootDir, maxBuffer: 64 * 1024 * 1024}, (error, stdout, stderr) => {
+      const files = stdout.split(/\r?\n/).filter((line) => isAbsolute(line) && !diagnosticLine.test(line));
       const diagnostics = parseCompilerOutput(stdout, options.rootDir);
-      if (error === null) return resolvePromise({ok: true, diagnostics});
-      if (diagnostics.length > 0) return resolvePromise({ok: false, diagnostics});
+      if (error === null) return resolvePromise({ok: true, diagnostics, files});
+      if (diagnostics.length > 0) return resolvePromise({ok: false, diagnostics, files});
       reject(
         new StratosError(
           'STRATOS_BUILD_COMPILER_FAILED',
@@ -120,6 +98,8 @@ export function parseCompilerOutput(output: string, cwd: string): Diagnostic[] {
       });
       continue;
     }
+    // `--listFiles` lines are unindented absolute paths; continuation lines of a diagnostic are indented.
+    if (isAbsolute(line)) continue;
     const last = diagnostics.at(-1);
     if (last !== undefined && line.trim() !== '') last.message += `\n${line.trimEnd()}`;
   }

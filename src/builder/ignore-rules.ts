@@ -2,7 +2,6 @@
  * Keeps generated files out of Git with narrow rules in `<root>/.gitignore`, appending only missing lines and
  * never rewriting the author's rules. Generated files Git already tracks are reported, not untracked.
  */
-import {execFile} from 'node:child_process';
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {Diagnostic} from '../errors/index.ts';
@@ -46,6 +45,8 @@ export async function findTrackedGeneratedFiles(root: string, workflowFolder: st
     `${workflowFolder}/dist`,
     `${workflowFolder}/generated`,
   ];
+  // Git runs only after a compile: the reuse path never loads node:child_process.
+  const {execFile} = await import('node:child_process');
   const tracked = await new Promise<string[]>((resolve) => {
     execFile('git', ['ls-files', '-z', '--', ...pathspecs], {cwd: root}, (error, stdout) => {
       resolve(error === null ? stdout.split('\0').filter((line) => line !== '') : []);

@@ -1,6 +1,6 @@
 /** Loads a compiled workflow module and reads its `workflow(...)` definition. Evaluates the module, never `run`. */
 import {pathToFileURL} from 'node:url';
-import {isWorkflowDefinition, type WorkflowDefinition} from '../contract/index.ts';
+import {isWorkflowDefinition, type WorkflowDefinition} from '../contract/define-workflow.ts';
 import {StratosError} from '../errors/index.ts';
 
 export async function loadWorkflowDefinition(

@@ -1,12 +1,13 @@
 /**
  * MCP wrapper preparation inside a build (specification "MCP wrapper generation and storage", "Build-time
  * freshness"). An explicit build rediscovers every configured server and rewrites generated/mcp/<server>.ts;
- * preparation for run, describe and schema generates only the missing wrappers of directly used servers and
- * reuses current ones. A discovery failure fails the build and removes that server's wrapper, so a stale wrapper
- * never stands in for a failed discovery. Wrappers live under generated/, which the build key already hashes.
+ * preparation for run, describe and schema generates the wrappers of directly used servers that are missing or
+ * whose configuration changed since the last build, and reuses current ones. A discovery failure fails the build
+ * and removes that server's wrapper, so a stale wrapper never stands in for a failed discovery. Wrappers are
+ * compiler inputs, so they join the build key; so does the configuration of each directly used server.
  */
 import {existsSync} from 'node:fs';
-import {readdir, readFile, rm} from 'node:fs/promises';
+import {mkdir, readdir, readFile, rm} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {WorkflowHandle} from '../discovery/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
@@ -14,12 +15,16 @@ import {isStratosError} from '../errors/index.ts';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
 import {discoverMcpTools} from '../mcp/client/index.ts';
 import {generateWrapperSource, wrapperFileName} from '../mcp/codegen/index.ts';
+import {hashMcpConfigs} from './build-inputs.ts';
 import {detectDirectMcpUsage} from './direct-usage.ts';
+import {assertOwnedFile, assertOwnedFolder} from './owned-output.ts';
 import type {WorkflowPaths} from './workflow-paths.ts';
 
 export interface McpPreparationOptions {
   /** An explicit `stratos build`: rediscover and regenerate every configured server. */
   explicit: boolean;
+  /** Configuration hashes of the directly used servers at the last build (its record's inputs). */
+  previous?: Record<string, string> | undefined;
   /** Notices for the person at the terminal, such as a sign-in URL during discovery. */
   onNotice?: ((message: string) => void) | undefined;
   /** Called as the discovery of one server starts (a long step: the CLI shows it as progress). */
@@ -28,8 +33,8 @@ export interface McpPreparationOptions {
 
 export interface McpPreparation {
   diagnostics: Diagnostic[];
-  /** Generated wrapper contents (or their hashes) by file name: part of the build key. */
-  keyInputs: Record<string, string>;
+  /** Servers workflow code uses directly: their configuration is part of the build key. */
+  direct: string[];
   /** Servers whose wrappers this preparation discovered and wrote. */
   prepared: string[];
 }
@@ -42,19 +47,31 @@ export async function prepareMcpWrappers(
   const servers = handle.manifest?.mcp?.servers ?? {};
   const names = Object.keys(servers);
   const wrapperDirectory = join(paths.generated, 'mcp');
+  await assertOwnedFolder(paths.directory, wrapperDirectory);
+  if (names.length > 0) await mkdir(wrapperDirectory, {recursive: true});
   const diagnostics: Diagnostic[] = [];
   if (options.explicit) await removeUnconfiguredWrappers(wrapperDirectory, names);
+  const direct = existsSync(paths.entrypoint)
+    ? await detectDirectMcpUsage({directory: paths.directory, entrypoint: paths.entrypoint, servers: names})
+    : [];
+  // A wrapper path that is a folder or a link is refused before anything is discovered or written.
+  for (const server of direct)
+    await assertOwnedFile(paths.directory, join(wrapperDirectory, wrapperFileName(server)));
+  const current = handle.manifest === undefined ? {} : hashMcpConfigs(handle.manifest, direct);
   const targets = options.explicit
     ? names
-    : (
-        await detectDirectMcpUsage({directory: paths.directory, entrypoint: paths.entrypoint, servers: names})
-      ).filter((server) => !existsSync(join(wrapperDirectory, wrapperFileName(server))));
+    : direct.filter(
+        (server) =>
+          !existsSync(join(wrapperDirectory, wrapperFileName(server))) ||
+          (options.previous?.[server] !== undefined && options.previous[server] !== current[server]),
+      );
   const prepared: string[] = [];
   await Promise.all(
     targets.map(async (server) => {
       options.onDiscover?.(server);
       const config = servers[server]!;
       const file = join(wrapperDirectory, wrapperFileName(server));
+      await assertOwnedFile(paths.directory, file);
       try {
         const discovered = await discoverMcpTools({
           server,
@@ -80,16 +97,15 @@ export async function prepareMcpWrappers(
       }
     }),
   );
-  return {diagnostics, keyInputs: {}, prepared: prepared.sort()};
+  return {diagnostics, direct, prepared: prepared.sort()};
 }
 
 /** An explicit build removes wrappers of servers no longer in mcp.servers: their imports then fail to compile. */
 async function removeUnconfiguredWrappers(folder: string, servers: readonly string[]): Promise<void> {
   const keep = new Set(servers.map((server) => `${server}.ts`));
   const entries = await readdir(folder).catch(() => [] as string[]);
-  await Promise.all(
-    entries
-      .filter((entry) => entry.endsWith('.ts') && !keep.has(entry))
-      .map((entry) => rm(join(folder, entry), {force: true})),
-  );
+  const removed = entries.filter((entry) => entry.endsWith('.ts') && !keep.has(entry));
+  // Checked all first: a folder named like a wrapper refuses the build before anything is deleted.
+  for (const entry of removed) await assertOwnedFile(folder, join(folder, entry));
+  await Promise.all(removed.map((entry) => rm(join(folder, entry), {force: true})));
 }

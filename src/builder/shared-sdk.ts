@@ -21,12 +21,15 @@ export interface BridgedPackage {
   directory: string;
 }
 
-export async function bridgedPackages(): Promise<BridgedPackage[]> {
-  return [
-    {name: '@stratoscli/stratos', directory: await realpath(packageDirectory)},
+let bridgedCache: Promise<BridgedPackage[]> | undefined;
+
+export function bridgedPackages(): Promise<BridgedPackage[]> {
+  bridgedCache ??= realpath(packageDirectory).then((sdk) => [
+    {name: '@stratoscli/stratos', directory: sdk},
     {name: 'zod', directory: dirname(require.resolve('zod/package.json'))},
     {name: '@types/node', directory: dirname(require.resolve('@types/node/package.json'))},
-  ];
+  ]);
+  return bridgedCache;
 }
 
 let zodVersionCache: string | undefined;
@@ -44,6 +47,15 @@ export async function ensureSharedSdk(root: string): Promise<void> {
   for (const bridged of await bridgedPackages()) {
     await ensureLink(join(root, 'node_modules', bridged.name), bridged.directory);
   }
+}
+
+/** Whether `<root>` resolves the bridged packages through Stratos's links now: a check that writes nothing. */
+export async function isSharedSdkLinked(root: string): Promise<boolean> {
+  const bridged = await bridgedPackages();
+  const links = await Promise.all(
+    bridged.map((entry) => readlink(join(root, 'node_modules', entry.name)).catch(() => undefined)),
+  );
+  return bridged.every((entry, index) => links[index] === entry.directory);
 }
 
 async function ensureRootPackageJson(root: string): Promise<void> {

@@ -56,6 +56,7 @@ export async function readWorkflowFolder(
       directory,
       root,
       manifestHash,
+      manifestCached: true,
       manifest: cached.manifest,
       diagnostics: cached.diagnostics,
       // Locations are needed only to report a problem: parse the manifest then, not on every discovery.

@@ -18,6 +18,8 @@ export interface WorkflowHandle {
   diagnostics: Diagnostic[];
   /** SHA-256 of the workflow.yaml bytes the manifest was validated from. */
   manifestHash: string;
+  /** The manifest came from the last build's cache (the workflow.yaml bytes are unchanged since). */
+  manifestCached?: boolean;
   /** Where a manifest path is (for diagnostics); may parse the manifest, so call it only to report a problem. */
   locate(path: Parameters<ManifestParseResult['locate']>[0]): Promise<SourceLocation>;
 }

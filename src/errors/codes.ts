@@ -57,6 +57,9 @@ export const errorCodes = {
   STRATOS_BUILD_GENERATED_TRACKED: 'Warning: a generated file is tracked by Git.',
   STRATOS_BUILD_CHILD_FAILED: 'A child workflow the workflow imports failed to build.',
   STRATOS_BUILD_FAILED: 'One or more workflows failed to build.',
+  STRATOS_BUILD_OUTPUT_UNSAFE:
+    'A build output folder or entry (dist/, generated/, <root>/.generated/) is a symbolic link, resolves elsewhere, or is not the kind of entry Stratos writes; nothing was written or deleted.',
+  STRATOS_BUILD_LOCK_TIMEOUT: 'Another process kept building the workflow for too long.',
 
   // invocation
   STRATOS_INPUT_JSON_INVALID: 'The --input text is not a JSON object.',

@@ -7,7 +7,7 @@ import {dirname, join} from 'node:path';
 import {type InvocationOverrides, requireExecutionContext} from '../context/execution-context.ts';
 import {discoverRoot, readWorkflowFolder, type WorkflowHandle} from '../discovery/index.ts';
 import {StratosError} from '../errors/index.ts';
-import {invokeWorkflow} from './invoke-workflow.ts';
+import {executeWorkflow} from './execute-workflow.ts';
 
 /** Agent and decision settings bound for a child, with the precedence of invocation overrides. */
 export type ChildWorkflowBindings = InvocationOverrides;
@@ -63,29 +63,14 @@ async function executeChild<Output>(
       await settled.catch(() => {});
     },
   });
-  const run = (async () => {
-    // Loaded on first use: generated wrappers import this module, and the build layer is not light.
-    const {loadWorkflowDefinition, prepareWorkflow, resolveWorkflowPaths} = await import(
-      '../builder/index.ts'
-    );
-    const handle = await findChild(parent.workflow.directory, name);
-    const prepared = await prepareWorkflow(handle);
-    const paths = resolveWorkflowPaths(handle);
-    const definition = await loadWorkflowDefinition(
-      prepared.record.compiledEntrypoint,
-      handle.name,
-      paths.entrypoint,
-    );
-    return invokeWorkflow({
-      workflow: {name: handle.name, directory: handle.directory, manifest: handle.manifest!},
-      definition,
-      input,
-      invocationDirectory: parent.invocationDirectory,
-      parent,
-      overrides,
-      signal: cancel.signal,
-    });
-  })();
+  const run = executeWorkflow({
+    resolve: () => findChild(parent.workflow.directory, name),
+    input,
+    invocationDirectory: parent.invocationDirectory,
+    parent,
+    overrides,
+    signal: cancel.signal,
+  }).then(({result}) => result);
   settled = run;
   try {
     const result = await run;

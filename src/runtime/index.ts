@@ -8,6 +8,7 @@ export {
 export {type CleanupFailure, type OwnedResource, ResourceRegistry} from '../context/resource-registry.ts';
 export {type ChildWorkflow, type ChildWorkflowBindings, createChildWorkflow} from './child-workflow.ts';
 export {currentExecution, type ExecutionInfo} from './current-execution.ts';
+export {type ExecutedWorkflow, type ExecuteWorkflowOptions, executeWorkflow} from './execute-workflow.ts';
 export {
   createExecutionId,
   type InvocationResult,

@@ -7,12 +7,8 @@ import {randomBytes} from 'node:crypto';
 import {resolveReferenceMap} from '../config/index.ts';
 import {type ExecutionContext, runInExecutionContext} from '../context/execution-context.ts';
 import {type CleanupFailure, ResourceRegistry} from '../context/resource-registry.ts';
-import {
-  formatValidationIssues,
-  validateWorkflowInput,
-  validateWorkflowOutput,
-  type WorkflowDefinition,
-} from '../contract/index.ts';
+import type {WorkflowDefinition} from '../contract/define-workflow.ts';
+import {formatValidationIssues, validateWorkflowInput, validateWorkflowOutput} from '../contract/validate.ts';
 import {isStratosError, StratosError, WorkflowInputError} from '../errors/index.ts';
 import {isRecord} from '../internal/json-file.ts';
 import {resolveStratosHome} from '../internal/stratos-home.ts';

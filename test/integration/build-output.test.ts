@@ -2,7 +2,7 @@
 // dist/, an unchanged build is reused untouched, an edit makes it stale and the next run rebuilds it.
 import assert from 'node:assert/strict';
 import {existsSync} from 'node:fs';
-import {readFile, stat, utimes, writeFile} from 'node:fs/promises';
+import {readFile, rm, stat, utimes, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {createTempProject, manifest, type TempProject} from '../helpers/temp-project.ts';
@@ -107,9 +107,11 @@ test('editing a helper makes the build stale; run rebuilds and uses the new code
   assert.equal(await freshnessOf('mirror'), 'fresh');
 });
 
-test('adding an authored file makes the build stale; describe rebuilds it', async () => {
+test('a file nobody imports leaves the build fresh; deleting the compiled module makes describe rebuild', async () => {
   await writeFile(join(directory, 'notes.md'), 'An authored note.\n');
-  assert.equal(await freshnessOf('mirror'), 'stale');
+  assert.equal(await freshnessOf('mirror'), 'fresh');
+  await rm(join(dist, 'mirror', 'workflow.js'));
+  assert.equal(await freshnessOf('mirror'), 'absent');
   const described = await project.cli(['describe', 'mirror', '--json']);
   assert.equal(described.exitCode, 0, described.stdout);
   assert.equal(await freshnessOf('mirror'), 'fresh');

@@ -6,7 +6,7 @@
  * and is used only while that transport is configured; one that no longer works falls back to a fresh `auto`
  * connect. The build deletes the file when the workflow's server configuration changes; nothing else does.
  */
-import {rm} from 'node:fs/promises';
+import {lstat, rm} from 'node:fs/promises';
 import {join} from 'node:path';
 import {writeFileAtomic} from '../../internal/atomic-write.ts';
 import {isRecord, readJsonFile} from '../../internal/json-file.ts';
@@ -43,7 +43,8 @@ async function readVerdictFile(directory: string): Promise<McpNegotiationVerdict
 
 /**
  * Remembers the verdict a connect reached for `server`, so later connects skip the probe. Best effort: a failed
- * write only means the next connect probes again. Concurrent writers each write a whole file (atomic rename); at
+ * write only means the next connect probes again. Nothing is written when `generated/` does not exist yet (a
+ * build creates it with the wrappers) or is a symbolic link. Concurrent writers each write a whole file (atomic rename); at
  * worst one's new verdict is lost and probed again.
  */
 export async function rememberVerdict(
@@ -52,14 +53,18 @@ export async function rememberVerdict(
   verdict: McpNegotiationVerdict,
 ): Promise<void> {
   try {
+    // Never through a link: generated/ must be the workflow's own folder and the file a plain file.
+    const file = negotiationVerdictFile(directory);
+    const [folder, existing] = await Promise.all([
+      lstat(join(directory, 'generated')).catch(() => undefined),
+      lstat(file).catch(() => undefined),
+    ]);
+    if (folder?.isDirectory() !== true || (existing !== undefined && !existing.isFile())) return;
     const verdicts = await readVerdictFile(directory);
     if (JSON.stringify(verdicts[server]) === JSON.stringify(verdict)) return;
     verdicts[server] = verdict;
     const sorted = Object.fromEntries(Object.entries(verdicts).sort(([a], [b]) => (a < b ? -1 : 1)));
-    await writeFileAtomic(
-      negotiationVerdictFile(directory),
-      `${JSON.stringify({format: 1, verdicts: sorted}, null, 2)}\n`,
-    );
+    await writeFileAtomic(file, `${JSON.stringify({format: 1, verdicts: sorted}, null, 2)}\n`);
     cache.set(directory, Promise.resolve(sorted));
   } catch {
     // Remembering is an optimization; the connection itself already succeeded.
