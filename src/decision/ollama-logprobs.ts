@@ -80,6 +80,16 @@ export function readLogprobsResponse(
   const extra = Object.keys(parsed).filter((key) => !names.includes(key));
   if (extra.length > 0)
     throw invalidAnswer(label, `the answer has fields no question asked: ${extra.join(', ')}`);
+  for (const prepared of questions) {
+    const value = (parsed as Record<string, unknown>)[prepared.name];
+    if (value === undefined) throw invalidAnswer(label, `the answer has no field '${prepared.name}'`);
+    if (!prepared.literals.some((literal) => JSON.parse(literal) === value)) {
+      throw invalidAnswer(
+        label,
+        `'${prepared.name}' is ${JSON.stringify(value)}, not one of the allowed answers`,
+      );
+    }
+  }
   const tokens = response.logprobs as GeneratedToken[] | undefined;
   if (!Array.isArray(tokens) || tokens.length === 0) {
     throw new StratosError(

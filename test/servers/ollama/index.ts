@@ -188,8 +188,16 @@ async function answerModel(
     return sendJson(response, reply.status, {error: reply.error ?? `scripted status ${reply.status}`});
   }
   if (reply.delay !== undefined) await reply.delay;
-  const content = reply.content ?? JSON.stringify(reply.answer);
-  const tokens = tokenize(reply.answer, reply.candidates ?? {}, record.body?.top_logprobs ?? 0);
+  // A schema-constrained model writes only the fields of its format, in the schema's order.
+  const fields = record.body?.format?.properties as Record<string, unknown> | undefined;
+  const answer =
+    fields === undefined
+      ? reply.answer
+      : Object.fromEntries(
+          Object.keys(fields).flatMap((name) => (name in reply.answer ? [[name, reply.answer[name]]] : [])),
+        );
+  const content = reply.content ?? JSON.stringify(answer);
+  const tokens = tokenize(answer, reply.candidates ?? {}, record.body?.top_logprobs ?? 0);
   const wantLogprobs =
     record.body?.logprobs === true && reply.withoutLogprobs !== true && reply.content === undefined;
   const isChat = record.path === '/api/chat';
