@@ -6,7 +6,7 @@
 import {mergeLayers} from '../config/precedence.ts';
 import type {ExecutionContext} from '../context/execution-context.ts';
 import {StratosError} from '../errors/index.ts';
-import {checkDecisionField, type DecisionProvider} from '../manifest/index.ts';
+import {checkDecisionField, type DecisionProvider} from '../manifest/decision-fields.ts';
 
 /** Settings of a decision: the fields of `decisions.<name>` in workflow.yaml. */
 export interface DecisionSettings {
