@@ -74,13 +74,13 @@ export function computeOptionProbabilities(
       ? candidates
       : [...candidates, {token: token.token, logprob: token.logprob}];
     for (const candidate of pool) {
-      if (!candidate.token.startsWith(before) || !Number.isFinite(candidate.logprob)) continue;
-      const rest = candidate.token.slice(before.length);
-      if (rest === '') continue;
+      if (!Number.isFinite(candidate.logprob)) continue;
+      const rest = afterPrefix(candidate.token, before);
+      if (rest === undefined || rest === '') continue;
       const options = matching(rest);
       if (options.length === 1) mass[options[0]!]! += path * Math.exp(candidate.logprob);
     }
-    if (matching(token.token.slice(before.length)).length <= 1) break;
+    if (matching(afterPrefix(token.token, before) ?? '').length <= 1) break;
     path *= Math.exp(token.logprob);
   }
   const total = mass.reduce((sum, value) => sum + value, 0);
@@ -91,6 +91,30 @@ export function computeOptionProbabilities(
     };
   }
   return {ok: true, probabilities: mass.map((value) => value / total)};
+}
+
+/**
+ * The part of a candidate token after the JSON text that precedes the value in this token (`":` of `":"A`),
+ * ignoring JSON whitespace on both sides, since the grammar allows whitespace there: `"C` and ` "` both follow
+ * `: `. Undefined when the candidate is different structure or ends before the value.
+ */
+function afterPrefix(candidate: string, before: string): string | undefined {
+  let i = 0;
+  let k = 0;
+  while (k < before.length) {
+    if (isSpace(before[k]!)) k++;
+    else if (i < candidate.length && isSpace(candidate[i]!)) i++;
+    else if (i < candidate.length && candidate[i] === before[k]) {
+      i++;
+      k++;
+    } else return undefined;
+  }
+  while (i < candidate.length && isSpace(candidate[i]!)) i++;
+  return candidate.slice(i);
+}
+
+function isSpace(char: string): boolean {
+  return char === ' ' || char === '\n' || char === '\r' || char === '\t';
 }
 
 /** Whether text generated so far can still be (or already is, followed by more JSON) the literal. */

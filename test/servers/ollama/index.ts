@@ -44,6 +44,16 @@ export type ScriptedReply =
       delay?: Promise<void>;
     };
 
+/** A reply produced by real inference: the content and its tokens exactly as generated. */
+export interface RawReply {
+  raw: {
+    content: string;
+    logprobs: {token: string; logprob: number; top_logprobs: {token: string; logprob: number}[]}[];
+    promptEvalCount: number;
+    evalCount: number;
+  };
+}
+
 export interface SystemOneReply {
   status?: number;
   // biome-ignore lint/suspicious/noExplicitAny: scripted bodies of every shape
@@ -53,7 +63,8 @@ export interface SystemOneReply {
 export interface OllamaServerOptions {
   models: ScriptedModel[];
   version?: string;
-  chat?: (request: OllamaRequestRecord) => ScriptedReply;
+  /** Scripted replies, or real inference (see llama-backend.ts) returning a RawReply. */
+  chat?: (request: OllamaRequestRecord) => ScriptedReply | Promise<ScriptedReply | RawReply>;
   systemOne?: (request: OllamaRequestRecord) => SystemOneReply;
 }
 
@@ -178,7 +189,8 @@ async function answerModel(
   installed: boolean,
 ): Promise<void> {
   if (!installed) return sendJson(response, 404, {error: `model '${record.body?.model}' not found`});
-  const reply = options.chat?.(record) ?? {status: 500, error: 'no chat script'};
+  const reply = (await options.chat?.(record)) ?? {status: 500, error: 'no chat script'};
+  if ('raw' in reply) return sendRaw(record, response, reply);
   if ('status' in reply) {
     if (reply.contentType === 'text/plain') {
       response.writeHead(reply.status, {'content-type': 'text/plain'});
@@ -231,6 +243,21 @@ async function answerModel(
   response.end(
     `${JSON.stringify({...final, ...(isChat ? {message: {role: 'assistant', content: ''}} : {response: ''})})}\n`,
   );
+}
+
+function sendRaw(record: OllamaRequestRecord, response: ServerResponse, reply: RawReply): void {
+  const isChat = record.path === '/api/chat';
+  const {content, logprobs, promptEvalCount, evalCount} = reply.raw;
+  sendJson(response, 200, {
+    model: record.body.model,
+    created_at: new Date().toISOString(),
+    ...(isChat ? {message: {role: 'assistant', content}} : {response: content}),
+    done: true,
+    done_reason: 'stop',
+    prompt_eval_count: promptEvalCount,
+    eval_count: evalCount,
+    ...(record.body?.logprobs === true ? {logprobs} : {}),
+  });
 }
 
 interface Token {

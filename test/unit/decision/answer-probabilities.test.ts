@@ -117,3 +117,36 @@ test('value offsets follow escapes, nesting and whitespace', () => {
   assert.equal(text[offsets!.get('a"b')!], '[');
   assert.equal(findJsonValueOffsets('not json'), undefined);
 });
+
+test('whitespace before the value: a candidate that skips it still selects its option', () => {
+  // The model wrote ` "` then `C`; at the ` "` position `"A` (no space) was also possible.
+  const tokens: GeneratedToken[] = [
+    {token: '{"q":', logprob: 0, top_logprobs: [{token: '{"q":', logprob: 0}]},
+    {
+      token: ' "',
+      logprob: ln(0.8),
+      top_logprobs: [
+        {token: ' "', logprob: ln(0.8)},
+        {token: '"A', logprob: ln(0.1)},
+        {token: ' ', logprob: ln(0.1)},
+      ],
+    },
+    {
+      token: 'C',
+      logprob: ln(0.5),
+      top_logprobs: [
+        {token: 'C', logprob: ln(0.5)},
+        {token: 'B', logprob: ln(0.5)},
+      ],
+    },
+    {token: '"}', logprob: 0, top_logprobs: [{token: '"}', logprob: 0}]},
+  ];
+  const {text, offset} = offsetOf(tokens, 'q');
+  const result = computeOptionProbabilities(tokens, text, offset, ['"A"', '"B"', '"C"']);
+  assert.ok(result.ok);
+  // A: 0.1, B: 0.8 * 0.5, C: 0.8 * 0.5, out of 0.9 (the bare space leads anywhere and is left out)
+  assert.deepEqual(
+    result.probabilities.map((p) => Math.round(p * 1e9) / 1e9),
+    [0.111111111, 0.444444444, 0.444444444],
+  );
+});
