@@ -36,9 +36,12 @@ export async function createLlamaChat(modelPath: string): Promise<LlamaChat> {
     await sequence.clearHistory();
     const prompt = `${(body.messages ?? []).map((m) => `${m.role}: ${m.content}`).join('\n\n')}\n\nassistant: `;
     const tokens = model.tokenize(prompt);
-    // biome-ignore lint/suspicious/noExplicitAny: the JSON schema of the request, as node-llama-cpp takes it
     const grammar =
-      body.format === undefined ? undefined : await llama.createGrammarForJsonSchema(body.format as any);
+      body.format === undefined
+        ? undefined
+        : await llama.createGrammarForJsonSchema(
+            body.format as Parameters<typeof llama.createGrammarForJsonSchema>[0],
+          );
     const grammarEvaluationState =
       grammar === undefined ? undefined : new LlamaGrammarEvaluationState({model, grammar});
     const top = body.top_logprobs ?? 0;
