@@ -41,11 +41,15 @@ export async function requestWithRetries<T>(
   for (let number = 1; number <= decisionRetries + 1; number++) {
     if (signal.aborted) throw cancelled(options.label, signal.reason, number - 1);
     const controller = new AbortController();
-    const timeout = new StratosError(
-      'STRATOS_DECISION_REQUEST_FAILED',
-      `${options.label}: attempt ${number} got no answer within ${decisionAttemptTimeoutMs / 1000} s.`,
-    );
-    const timer = setTimeout(() => controller.abort(timeout), decisionAttemptTimeoutMs);
+    // Built only when the timer fires: an error captures a stack, which costs more than a whole fast attempt.
+    let timeout: StratosError | undefined;
+    const timer = setTimeout(() => {
+      timeout = new StratosError(
+        'STRATOS_DECISION_REQUEST_FAILED',
+        `${options.label}: attempt ${number} got no answer within ${decisionAttemptTimeoutMs / 1000} s.`,
+      );
+      controller.abort(timeout);
+    }, decisionAttemptTimeoutMs);
     const onAbort = () => controller.abort(signal.reason);
     signal.addEventListener('abort', onAbort, {once: true});
     const startedAt = performance.now();
@@ -59,7 +63,7 @@ export async function requestWithRetries<T>(
         options.onAttempt({attempt: number, outcome: 'cancelled', durationMs: elapsed()});
         throw cancelled(options.label, signal.reason, number);
       }
-      const timedOut = controller.signal.aborted && controller.signal.reason === timeout;
+      const timedOut = timeout !== undefined && controller.signal.reason === timeout;
       const failure = timedOut ? timeout : error;
       const status = statusOf(failure);
       const retryable = timedOut || isRetryable(failure);
