@@ -97,6 +97,22 @@ before(async () => {
     'workflow.yaml': manifest('triage', 'decisions:\n  triage:\n    provider: ollama\n    model: tiny:1b\n'),
     'workflow.ts': triageWorkflow,
   });
+  await project.writeWorkflow('dispatch', {
+    'workflow.yaml': manifest('dispatch'),
+    'workflow.ts': `import {workflow} from '@stratoscli/stratos';
+import {z} from 'zod';
+import createTriage from '../.generated/triage.js';
+
+export default workflow({
+  input: z.strictObject({ticket: z.string().describe('The ticket text')}),
+  output: z.object({answers: z.string().describe('The child answers')}),
+  async run({ticket}) {
+    const triage = createTriage({decisions: {triage: {model: 'override-model'}}});
+    return triage.execute({ticket, only: true});
+  },
+});
+`,
+  });
 });
 
 after(async () => {
@@ -242,11 +258,13 @@ test('cancellation during a retry wait stops the decision: no second attempt', a
   assert.equal(attempts.length, 1, 'the retry wait was cancelled before a second attempt');
   const envelope = JSON.parse(stdout);
   assert.equal(envelope.ok, false);
-  const shown = await project.cli(['runs', 'show', envelope.error.details?.executionId ?? '', '--json']);
-  if (shown.exitCode === 0) {
-    const node = shown.json.data.tree[0].children.find((c: {kind: string}) => c.kind === 'decision');
-    assert.equal(node.status, 'cancelled');
-  }
+  const executionId = envelope.error.details?.executionId;
+  assert.equal(typeof executionId, 'string', stdout);
+  const shown = await project.cli(['runs', 'show', executionId, '--json']);
+  assert.equal(shown.exitCode, 0, shown.stdout);
+  const node = shown.json.data.tree[0].children.find((c: {kind: string}) => c.kind === 'decision');
+  assert.equal(node.status, 'cancelled', JSON.stringify(node));
+  assert.equal(node.attributes['stratos.decision.attempts'], 1);
 });
 
 test('models: not installed, without completion or decision, a state over the advertised context (nothing sent)', async () => {
@@ -309,4 +327,26 @@ test('precedence: code settings, then overrides.decisions, then workflow.yaml; e
     overrides: {decisions: {triage: {provider: 'jev'}}},
   });
   assert.equal(badOverride.json.error.code, 'STRATOS_DECISION_PROVIDER_UNSUPPORTED', badOverride.stdout);
+});
+
+test("a parent binds a child's decision settings explicitly; its own overrides do not reach the child", async () => {
+  const result = await project.cli(
+    [
+      'run',
+      'dispatch',
+      '--input',
+      JSON.stringify({
+        ticket: 'only-choice from a parent',
+        overrides: {decisions: {triage: {model: 'code-model'}}},
+      }),
+      '--json',
+    ],
+    {env: {OLLAMA_HOST: server.url}},
+  );
+  assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+  const request = server
+    .requestsTo('/api/chat')
+    .filter((r) => r.body.messages[1].content.includes('from a parent'));
+  assert.equal(request.length, 1);
+  assert.equal(request[0]!.body.model, 'override-model');
 });
