@@ -350,3 +350,18 @@ test("a parent binds a child's decision settings explicitly; its own overrides d
   assert.equal(request.length, 1);
   assert.equal(request[0]!.body.model, 'override-model');
 });
+
+test('the decision span is redacted like everything else: a credential in the state never reaches the run files', async () => {
+  const canary = 'sk-canary-decision-7f3a9c';
+  const result = await run({ticket: `only-choice token ${canary}`, only: true}, {DECISION_API_TOKEN: canary});
+  assert.equal(result.exitCode, 0, result.stdout);
+  const sent = server.requestsTo('/api/chat').at(-1)!.body.messages[1].content as string;
+  assert.ok(sent.includes(canary), 'the model receives the state as given');
+  const shown = await project.cli(['runs', 'show', result.json.data.executionId, '--json']);
+  const {readFile} = await import('node:fs/promises');
+  const {join} = await import('node:path');
+  const events = await readFile(join(shown.json.data.run.directory, 'events.jsonl'), 'utf8');
+  assert.match(events, /stratos\.decision\.state/);
+  assert.ok(!events.includes(canary), 'the state attribute is redacted');
+  assert.match(events, /\[REDACTED\]/);
+});
