@@ -109,6 +109,13 @@ async function buildOne(
       });
       return finish('failed');
     }
+    if (options.explicit === true && handle.manifest.decisions !== undefined) {
+      // Declared local models are checked first, so a missing one fails before installs and MCP preparation.
+      const {checkDeclaredDecisionModels} = await import('../providers/ollama/check-declared-models.ts');
+      const models = await checkDeclaredDecisionModels(handle.manifest.decisions, (path) => handle.locate(path));
+      diagnostics.push(...models);
+      if (hasErrors(models)) return finish('failed');
+    }
     await ensureSharedSdk(paths.root);
     await ensureIgnoreRules(paths.root);
     const pkg = await prepareWorkflowPackage(paths, () => progress('install', 'installing npm dependencies'));
