@@ -112,7 +112,9 @@ async function buildOne(
     if (options.explicit === true && handle.manifest.decisions !== undefined) {
       // Declared local models are checked first, so a missing one fails before installs and MCP preparation.
       const {checkDeclaredDecisionModels} = await import('../providers/ollama/check-declared-models.ts');
-      const models = await checkDeclaredDecisionModels(handle.manifest.decisions, (path) => handle.locate(path));
+      const models = await checkDeclaredDecisionModels(handle.manifest.decisions, (path) =>
+        handle.locate(path),
+      );
       diagnostics.push(...models);
       if (hasErrors(models)) return finish('failed');
     }
