@@ -18,6 +18,28 @@ export {
 } from './agents/index.ts';
 export type {PromptReference, PromptVariables} from './config/prompts.ts';
 export {isWorkflowDefinition, type WorkflowDefinition, workflow} from './contract/define-workflow.ts';
+
+// Decision: decision() loads its provider lazily, so this adds no heavy module to the entry.
+export {
+  type AnswerOf,
+  type ChoiceAnswer,
+  type ChoiceOptions,
+  type ChoiceQuestion,
+  choice,
+  type DecisionAnswers,
+  type DecisionConfig,
+  type DecisionRequest,
+  type DecisionSettings,
+  type DecisionState,
+  decision,
+  type NoulAnswer,
+  type NoulQuestion,
+  noul,
+  type Question,
+  type ScoreAnswer,
+  type ScoreQuestion,
+  score,
+} from './decision/index.ts';
 export {
   AgentRunError,
   AuthenticationError,

@@ -152,6 +152,16 @@ async function runSteps(
   chain: readonly string[],
 ): Promise<StepsResult> {
   const {handle, paths, options, diagnostics} = state;
+  // Explicit builds check declared local models first (also when the rest is reused): a missing one fails before
+  // installs and MCP preparation.
+  if (options.explicit === true && handle.manifest.decisions !== undefined) {
+    const {checkDeclaredDecisionModels} = await import('../providers/ollama/check-declared-models.ts');
+    const models = await checkDeclaredDecisionModels(handle.manifest.decisions, (path) =>
+      handle.locate(path),
+    );
+    diagnostics.push(...models);
+    if (hasErrors(models)) return ['failed'];
+  }
   // Step 1, reuse: nothing else is loaded or written when the inputs are unchanged. An explicit build of a
   // workflow with MCP servers always rediscovers them, so it goes through the steps.
   const usesMcp = Object.keys(handle.manifest.mcp?.servers ?? {}).length > 0;

@@ -216,6 +216,35 @@ export const errorCodes = {
   STRATOS_WORKTREE_KEPT_UNVERIFIED:
     'Warning: a worktree checkout was kept because safe cleanup could not be established (git failed, lock held, not a worktree).',
 
+  // Decision and the Ollama provider
+  STRATOS_DECISION_CONFIG_UNKNOWN:
+    'decision() named a decision configuration that workflow.yaml does not declare.',
+  STRATOS_DECISION_CONFIG_INVALID:
+    'A decision setting (workflow.yaml, overrides or code) has the wrong type or value, or no model is set.',
+  STRATOS_DECISION_PROVIDER_UNSUPPORTED:
+    'A decision configuration names a provider Stratos does not implement (only ollama exists).',
+  STRATOS_DECISION_QUESTION_INVALID:
+    'A decision question (its name, instructions, options or levels) cannot be asked as given.',
+  STRATOS_DECISION_STATE_INVALID:
+    'The state of a decision is not JSON data (text, numbers, objects, arrays).',
+  STRATOS_DECISION_STATE_TOO_LARGE:
+    "The decision request does not fit the model's advertised context or the provider's request limit; nothing was sent.",
+  STRATOS_DECISION_LOGPROBS_MISSING:
+    'The server or model returned no token log-probabilities for the answer, so no probability can be given.',
+  STRATOS_DECISION_ANSWER_INVALID:
+    'The provider returned an answer that does not match the questions (names, types, options or ranges).',
+  STRATOS_DECISION_REQUEST_FAILED:
+    'The decision request failed: a status that is not retried, or every retry failed.',
+  STRATOS_DECISION_CANCELLED: 'A decision was cancelled (its invocation ended or its signal aborted).',
+  STRATOS_OLLAMA_ENDPOINT_INVALID:
+    'The selected Ollama endpoint (baseUrl or OLLAMA_HOST) is not an http(s) URL.',
+  STRATOS_OLLAMA_UNREACHABLE: 'The selected Ollama server did not answer; no other endpoint was tried.',
+  STRATOS_OLLAMA_REQUEST_FAILED: 'The Ollama server answered a request with an error status.',
+  STRATOS_OLLAMA_MODEL_NOT_INSTALLED:
+    'The Ollama model is not installed on the selected server; nothing is downloaded.',
+  STRATOS_OLLAMA_MODEL_CAPABILITY_MISSING:
+    'The Ollama model does not advertise a capability the request needs (/api/show capabilities).',
+
   // anything unexpected
   STRATOS_INTERNAL: 'An unexpected error inside Stratos; please report it.',
 } as const;

@@ -1,4 +1,13 @@
 /** The workflow.yaml manifest: parsing, validation, description budgets and source locations. */
+
+export {
+  checkDecisionField,
+  type DecisionField,
+  type DecisionFieldProblem,
+  type DecisionProvider,
+  decisionFields,
+  decisionProviders,
+} from './decision-fields.ts';
 export {
   countCodePoints,
   internalLineBreak,

@@ -2,6 +2,7 @@
  * The `agents` and `decisions` sections: maps of name to a configuration mapping. Only that shape is checked
  * here; the agents and decision modules validate the fields inside, using the same locator for their locations.
  */
+import {checkDecisionField} from './decision-fields.ts';
 import {fieldLabel, readMapEntries, requireMapping} from './map-entries.ts';
 import {describeValue, type ManifestEntry, type ValidationContext} from './validation-context.ts';
 
@@ -21,11 +22,37 @@ export function validateNamedConfigs(
       valid = false;
       continue;
     }
+    if (kind === 'decision' && !validateDecisionFields(ctx, child, config)) valid = false;
     const value = toPlainObject(ctx, child, kind);
     if (value === undefined) valid = false;
     else configs.push([child.key, value]);
   }
   return valid ? Object.fromEntries(configs) : undefined;
+}
+
+/** Checks each field of one decision configuration with the check decision() applies to code and overrides. */
+function validateDecisionFields(
+  ctx: ValidationContext,
+  entry: ManifestEntry,
+  config: NonNullable<ReturnType<typeof requireMapping>>,
+): boolean {
+  let valid = true;
+  for (const field of readMapEntries(ctx, entry, config)) {
+    let value: unknown;
+    try {
+      value = ctx.toJS(field.value);
+    } catch {
+      continue; // reported once for the whole configuration by toPlainObject
+    }
+    const problem = checkDecisionField(field.key, value);
+    if (problem === undefined) continue;
+    valid = false;
+    const unknownField = problem.problem.startsWith('is not a decision setting');
+    ctx.report(problem.code, `${fieldLabel(field)} ${problem.problem}`, field, {
+      at: unknownField ? 'key' : 'value',
+    });
+  }
+  return valid;
 }
 
 function toPlainObject(

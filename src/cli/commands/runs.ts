@@ -86,10 +86,44 @@ function renderNode(
   const logs = node.consoleMessages > 0 ? context.paint(`  ${node.consoleMessages} console`, 'dim') : '';
   const lines = [`${indent}${branch}${label}${status}${usage}${failure}${logs}`];
   const childIndent = top ? indent : `${indent}${last ? '   ' : '│  '}`;
+  if (node.kind === 'decision') {
+    const answerIndent = `${childIndent}${node.children.length > 0 ? '│  ' : '   '}`;
+    for (const answer of decisionAnswerLines(node.attributes)) lines.push(`${answerIndent}${answer}`);
+  }
   node.children.forEach((child, index) => {
     lines.push(...renderNode(child, childIndent, index === node.children.length - 1, false, context));
   });
   return lines;
+}
+
+/** `name: answer (distribution)` for each answer a decision span recorded; nothing when it recorded none. */
+function decisionAnswerLines(attributes: Record<string, unknown> | undefined): string[] {
+  const recorded = attributes?.['stratos.decision.answers'];
+  if (typeof recorded !== 'string') return [];
+  let answers: Record<
+    string,
+    {type?: string; choice?: string; score?: number; noul?: number; probabilities?: unknown}
+  >;
+  try {
+    answers = JSON.parse(recorded);
+  } catch {
+    return [];
+  }
+  const p = (value: unknown) => (typeof value === 'number' ? value.toFixed(3) : '?');
+  return Object.entries(answers).map(([name, answer]) => {
+    if (
+      answer.type === 'choice' &&
+      typeof answer.probabilities === 'object' &&
+      answer.probabilities !== null
+    ) {
+      const spread = Object.entries(answer.probabilities).map(([option, value]) => `${option} ${p(value)}`);
+      return `${name}: ${answer.choice} (${spread.join(', ')})`;
+    }
+    if (answer.type === 'score' && Array.isArray(answer.probabilities)) {
+      return `${name}: ${p(answer.score)} (${answer.probabilities.map((value, level) => `${level} ${p(value)}`).join(', ')})`;
+    }
+    return `${name}: ${p(answer.noul)}`;
+  });
 }
 
 function statusText(run: RunSummary, context: CommandContext): string {

@@ -1,0 +1,177 @@
+/**
+ * decision(): one native structured request that answers several independent questions about one state, with
+ * the provider's probabilities. One `decision` span under the calling workflow records the state, questions,
+ * answers, model, usage and every attempt (redacted like everything else); the question builders have none.
+ */
+import {requireExecutionContext} from '../context/execution-context.ts';
+import {isStratosError, StratosError} from '../errors/index.ts';
+import {type DecisionConfig, resolveDecisionSettings} from './decision-settings.ts';
+import type {DecisionMethod} from './ollama-decision.ts';
+import type {DecisionAnswers, Question} from './questions.ts';
+import type {AttemptRecord} from './request-policy.ts';
+
+/** JSON data: the state a decision is about. An array is one state value, not a batch. */
+export type DecisionState =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly DecisionState[]
+  | {readonly [key: string]: DecisionState};
+
+export interface DecisionRequest<Questions extends Record<string, Question>> {
+  state: DecisionState;
+  /** Named questions from choice(), score() and noul(); the names key the answers. */
+  questions: Questions;
+  /** A workflow.yaml `decisions` name, or settings (with an optional `name` to start from). Default: `default`. */
+  config?: string | DecisionConfig;
+  /** Stops the request and any retry wait, like the end of the invocation does. */
+  signal?: AbortSignal;
+}
+
+const questionName = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * Answers the questions about the state with one request to the configured provider.
+ * @throws StratosError STRATOS_RUNTIME_NO_CONTEXT, STRATOS_DECISION_QUESTION_INVALID, STRATOS_DECISION_STATE_INVALID,
+ *   STRATOS_DECISION_CONFIG_UNKNOWN, STRATOS_DECISION_CONFIG_INVALID, STRATOS_DECISION_PROVIDER_UNSUPPORTED,
+ *   STRATOS_OLLAMA_ENDPOINT_INVALID, STRATOS_OLLAMA_MODEL_NOT_INSTALLED, STRATOS_OLLAMA_MODEL_CAPABILITY_MISSING,
+ *   STRATOS_DECISION_STATE_TOO_LARGE, STRATOS_DECISION_LOGPROBS_MISSING, STRATOS_DECISION_ANSWER_INVALID,
+ *   STRATOS_DECISION_REQUEST_FAILED, STRATOS_DECISION_CANCELLED.
+ * @example
+ * const {team, urgent} = await decision({
+ *   state: {ticket},
+ *   questions: {team: choice('Which team handles this ticket?', ['billing', 'bug']), urgent: noul('It needs action today.')},
+ *   config: 'triage',
+ * });
+ * if (team.choice === 'bug' && urgent.noul > 0.8) await page();
+ */
+export async function decision<const Questions extends Record<string, Question>>(
+  request: DecisionRequest<Questions>,
+): Promise<DecisionAnswers<Questions>> {
+  const context = requireExecutionContext('decision()');
+  if (typeof request !== 'object' || request === null) {
+    throw new StratosError(
+      'STRATOS_DECISION_QUESTION_INVALID',
+      'decision() takes one object: {state, questions, config?}.',
+    );
+  }
+  checkQuestions(request.questions);
+  checkState(request.state);
+  const settings = resolveDecisionSettings(context, request.config);
+  const label = `Decision '${settings.name}'`;
+  const signal =
+    request.signal === undefined
+      ? context.abortController.signal
+      : AbortSignal.any([context.abortController.signal, request.signal]);
+  const attempts: AttemptRecord[] = [];
+  return context.telemetry.operation(
+    {
+      kind: 'decision',
+      name: `decision ${settings.name}`,
+      attributes: {
+        'stratos.decision.name': settings.name,
+        'stratos.decision.provider': settings.provider,
+        'gen_ai.provider.name': settings.provider,
+        'gen_ai.request.model': settings.model,
+        'stratos.decision.state': JSON.stringify(request.state),
+        'stratos.decision.questions': JSON.stringify(request.questions),
+        'stratos.decision.question_names': Object.keys(request.questions),
+      },
+    },
+    async (scope) => {
+      const {askOllama} = await import('./ollama-decision.ts');
+      try {
+        const result = await askOllama(
+          {label, settings, state: request.state, questions: request.questions},
+          {
+            signal,
+            onAttempt: (record) => {
+              attempts.push(record);
+              scope.addEvent('decision.attempt', {...record});
+            },
+            onMethod: (method: DecisionMethod, endpoint) =>
+              scope.setAttributes({'stratos.decision.method': method, 'server.address': endpoint}),
+          },
+        );
+        scope.setAttributes({
+          'stratos.decision.answers': JSON.stringify(result.answers),
+          'gen_ai.response.model': result.model,
+          'gen_ai.usage.input_tokens': result.usage.inputTokens,
+          'gen_ai.usage.output_tokens': result.usage.outputTokens,
+          'stratos.decision.attempts': attempts.length,
+        });
+        return result.answers as DecisionAnswers<Questions>;
+      } catch (error) {
+        scope.setAttributes({'stratos.decision.attempts': attempts.length});
+        throw isStratosError(error)
+          ? error
+          : new StratosError('STRATOS_INTERNAL', `${label} failed unexpectedly: ${String(error)}`, {
+              cause: error,
+            });
+      }
+    },
+  );
+}
+
+function checkQuestions(questions: unknown): asserts questions is Record<string, Question> {
+  if (typeof questions !== 'object' || questions === null || Array.isArray(questions)) {
+    throw new StratosError(
+      'STRATOS_DECISION_QUESTION_INVALID',
+      'decision() questions must be an object of named questions, such as {team: choice(...)}.',
+    );
+  }
+  const entries = Object.entries(questions);
+  if (entries.length === 0)
+    throw new StratosError('STRATOS_DECISION_QUESTION_INVALID', 'decision() needs at least one question.');
+  for (const [name, question] of entries) {
+    if (!questionName.test(name)) {
+      throw new StratosError(
+        'STRATOS_DECISION_QUESTION_INVALID',
+        `The question name '${name}' is not usable: names start with a letter or '_' and hold letters, digits, '_' or '-' (at most 64).`,
+      );
+    }
+    const type = (question as {type?: unknown} | null)?.type;
+    if (type !== 'choice' && type !== 'score' && type !== 'noul') {
+      throw new StratosError(
+        'STRATOS_DECISION_QUESTION_INVALID',
+        `The question '${name}' is not a question; build it with choice(), score() or noul().`,
+      );
+    }
+  }
+}
+
+function checkState(state: unknown): void {
+  const problem = findNonJson(state, 'state', new Set());
+  if (problem !== undefined) {
+    throw new StratosError(
+      'STRATOS_DECISION_STATE_INVALID',
+      `The decision state is not JSON data: ${problem}. Pass text, numbers, booleans, null, arrays and plain objects.`,
+    );
+  }
+}
+
+function findNonJson(value: unknown, path: string, seen: Set<object>): string | undefined {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path} is ${value}`;
+  if (typeof value !== 'object')
+    return `${path} is ${value === undefined ? 'undefined' : `a ${typeof value}`}`;
+  if (seen.has(value)) return `${path} refers back to itself`;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNonJson(value[i], `${path}[${i}]`, seen);
+      if (found !== undefined) return found;
+    }
+  } else {
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null)
+      return `${path} is a ${value.constructor?.name ?? 'class instance'}`;
+    for (const [key, item] of Object.entries(value)) {
+      const found = findNonJson(item, `${path}.${key}`, seen);
+      if (found !== undefined) return found;
+    }
+  }
+  seen.delete(value);
+  return;
+}
