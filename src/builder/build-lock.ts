@@ -24,8 +24,15 @@ export function buildLockPath(paths: WorkflowPaths): string {
 export async function withBuildLock<T>(paths: WorkflowPaths, fn: () => Promise<T>): Promise<T> {
   const file = buildLockPath(paths);
   await assertOwnedFolder(paths.root, dirname(file));
-  await mkdir(dirname(file), {recursive: true});
-  const token = await acquire(file, basename(paths.directory));
+  let token: string;
+  try {
+    await mkdir(dirname(file), {recursive: true});
+    token = await acquire(file, basename(paths.directory));
+  } catch (error) {
+    // A root nobody may write to cannot be built in either: reading its current build needs no lock.
+    if (!['EACCES', 'EPERM', 'EROFS'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    return fn();
+  }
   try {
     return await fn();
   } finally {
