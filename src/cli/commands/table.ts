@@ -161,7 +161,7 @@ const skillAgentOptions: CommandSpec['options'] = {
 commands.push(
   {
     name: 'skill install',
-    summary: "Link the bundled authoring skill into agents' user skills folders (--agent <names> or --all).",
+    summary: "Link the bundled skill into agents' skills folders.",
     usage: 'stratos skill install (--agent <names> | --all) [--json]',
     positionals: [],
     options: skillAgentOptions,
@@ -169,7 +169,7 @@ commands.push(
   },
   {
     name: 'skill status',
-    summary: 'Show, per agent, whether the skill link is installed, missing, broken or not made by Stratos.',
+    summary: 'Show per agent whether the skill link is installed, missing, broken or not ours.',
     usage: 'stratos skill status [--agent <names>] [--json]',
     positionals: [],
     options: {json: jsonOption, agent: skillAgentOptions.agent!},
@@ -177,7 +177,7 @@ commands.push(
   },
   {
     name: 'skill uninstall',
-    summary: 'Remove the skill links Stratos made; entries it did not make are left and reported.',
+    summary: 'Remove the skill links Stratos made.',
     usage: 'stratos skill uninstall (--agent <names> | --all) [--json]',
     positionals: [],
     options: skillAgentOptions,
