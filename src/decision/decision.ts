@@ -49,7 +49,6 @@ const questionName = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 export async function decision<const Questions extends Record<string, Question>>(
   request: DecisionRequest<Questions>,
 ): Promise<DecisionAnswers<Questions>> {
-  const context = requireExecutionContext('decision()');
   if (typeof request !== 'object' || request === null) {
     throw new StratosError(
       'STRATOS_DECISION_QUESTION_INVALID',
@@ -58,6 +57,7 @@ export async function decision<const Questions extends Record<string, Question>>
   }
   checkQuestions(request.questions);
   checkState(request.state);
+  const context = requireExecutionContext('decision()');
   const settings = resolveDecisionSettings(context, request.config);
   const label = `Decision '${settings.name}'`;
   const signal =
@@ -131,8 +131,19 @@ function checkQuestions(questions: unknown): asserts questions is Record<string,
         `The question name '${name}' is not usable: names start with a letter or '_' and hold letters, digits, '_' or '-' (at most 64).`,
       );
     }
-    const type = (question as {type?: unknown} | null)?.type;
-    if (type !== 'choice' && type !== 'score' && type !== 'noul') {
+    const shape = question as {
+      type?: unknown;
+      instructions?: unknown;
+      options?: unknown;
+      levels?: unknown;
+    } | null;
+    const type = shape?.type;
+    const wellFormed =
+      typeof shape?.instructions === 'string' &&
+      ((type === 'choice' && Array.isArray(shape.options)) ||
+        (type === 'score' && Array.isArray(shape.levels)) ||
+        type === 'noul');
+    if (!wellFormed) {
       throw new StratosError(
         'STRATOS_DECISION_QUESTION_INVALID',
         `The question '${name}' is not a question; build it with choice(), score() or noul().`,

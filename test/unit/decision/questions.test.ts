@@ -57,6 +57,14 @@ test('questions that cannot be asked fail when built', () => {
   invalid(() => noul(''));
 });
 
+test('decision() checks the questions before anything else: a hand-made object is not a question', async () => {
+  await assert.rejects(
+    // biome-ignore lint/suspicious/noExplicitAny: deliberately not a built question
+    decision({state: 'x', questions: {team: {type: 'choice', instructions: 'Which?'} as any}}),
+    (error: unknown) => isStratosError(error) && error.code === 'STRATOS_DECISION_QUESTION_INVALID',
+  );
+});
+
 test('decision() outside a running workflow is an error naming the fix', async () => {
   await assert.rejects(
     decision({state: 'x', questions: {ok: noul('It is fine.')}}),
