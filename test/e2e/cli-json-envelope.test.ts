@@ -66,6 +66,12 @@ test('list --json: the message is a count, data holds names, short descriptions 
   );
   assert.equal(result.json.data.workflows[1].shortDescription, 'Test workflow echo.');
   assert.equal(result.stderr, '');
+  // The shortest path that still works as a target: relative inside the invocation directory.
+  const {directory} = result.json.data.workflows[1];
+  assert.equal(directory, '.stratos/workflows/echo');
+  const described = await project.cli(['describe', directory, '--json']);
+  assert.equal(described.exitCode, 0, described.stdout + described.stderr);
+  assert.equal(described.json.data.name, 'echo');
 });
 
 test('list --json returns shortDescription exactly as stored; readable output may tidy it', async () => {

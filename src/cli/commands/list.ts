@@ -1,3 +1,4 @@
+import {relative, sep} from 'node:path';
 import {listWorkflows} from '../../api/list-workflows.ts';
 import type {CommandHandler} from '../command.ts';
 
@@ -15,5 +16,18 @@ export const listCommand: CommandHandler = async (_command, context) => {
     workflows.length === 0
       ? "No workflows found in .stratos/workflows/ or ~/.stratos/workflows/. Create <name>/workflow.yaml and workflow.ts in one of them (see 'stratos --help').\n"
       : `${lines.join('\n')}\n`;
-  return {ok: true, message: count, data: {workflows, problems}, warnings, human};
+  // The catalog is read by agents: each directory as the shortest path that still works as a target.
+  const catalog = workflows.map((w) => ({
+    ...w,
+    directory: displayPath(w.directory, context.cwd, context.env.HOME),
+  }));
+  return {ok: true, message: count, data: {workflows: catalog, problems}, warnings, human};
 };
+
+/** Relative to the invocation directory inside it, `~/...` under the home directory, else absolute. */
+function displayPath(directory: string, cwd: string, home: string | undefined): string {
+  const inside = (base: string) => directory.startsWith(base.endsWith(sep) ? base : `${base}${sep}`);
+  if (inside(cwd)) return relative(cwd, directory);
+  if (home !== undefined && home !== '' && inside(home)) return `~/${relative(home, directory)}`;
+  return directory;
+}
