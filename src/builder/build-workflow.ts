@@ -92,7 +92,7 @@ async function buildOne(
       // and reports that, without compiling or recording a workflow build.
       if (options.explicit === true && Object.keys(handle.manifest.mcp?.servers ?? {}).length > 0) {
         await ensureSharedSdk(paths.root);
-        await ensureIgnoreRules(paths.root);
+        await ensureIgnoreRules(handle.root);
         const mcp = await prepareMcp(handle, paths, {
           explicit: true,
           onNotice: options.onNotice,
@@ -110,7 +110,7 @@ async function buildOne(
       return finish('failed');
     }
     await ensureSharedSdk(paths.root);
-    await ensureIgnoreRules(paths.root);
+    await ensureIgnoreRules(handle.root);
     const pkg = await prepareWorkflowPackage(paths, () => progress('install', 'installing npm dependencies'));
     diagnostics.push(...pkg.diagnostics);
     const mcp = await prepareMcp(handle, paths, {

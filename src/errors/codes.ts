@@ -152,6 +152,8 @@ export const errorCodes = {
     '~/.stratos/credentials.json is not a valid version 1 credential file; it was left as it is.',
   STRATOS_CREDENTIALS_PERMISSIONS:
     '~/.stratos/credentials.json or its directory is accessible to other users or owned by another.',
+  STRATOS_CREDENTIALS_NOT_FILE:
+    '~/.stratos/credentials.json is a symbolic link, a folder or another non-regular file; it was left as it is.',
   STRATOS_CREDENTIALS_LOCK_TIMEOUT: 'A credential file or refresh lock could not be acquired in time.',
   STRATOS_CREDENTIALS_WRITE_FAILED:
     'Saving credentials failed; rotated tokens are kept in a pending file for recovery.',
