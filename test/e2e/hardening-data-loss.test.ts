@@ -161,3 +161,89 @@ test('a path root without a package.json of its own still gets the ignore rules'
   assert.equal(result.exitCode, 0, result.stdout + result.stderr);
   assert.match(await readFile(join(folder, '.gitignore'), 'utf8'), /^\/\*\/dist\/$/m);
 });
+
+const fillDiskWorkflow = `import {closeSync, openSync, writeSync} from 'node:fs';
+import {workflow} from '@stratoscli/stratos';
+import {z} from 'zod';
+
+export default workflow({
+  input: z.strictObject({filler: z.string().describe('A file to grow until the disk is full')}),
+  output: z.object({filled: z.boolean().describe('Whether the disk filled up')}),
+  run({filler}) {
+    const fd = openSync(filler, 'w');
+    let filled = false;
+    for (let size = 65536; size >= 1; size = Math.floor(size / 2)) {
+      const chunk = Buffer.alloc(size, 120);
+      try {
+        for (;;) writeSync(fd, chunk);
+      } catch {
+        filled = true;
+      }
+    }
+    closeSync(fd);
+    for (let i = 0; i < 5; i++) console.log('x'.repeat(3000) + ' line ' + i);
+    return {filled};
+  },
+});
+`;
+
+/** A tmpfs of its own for STRATOS_HOME (needs root and mount; the test is skipped where that is not allowed). */
+async function mountSmallDisk(): Promise<string | undefined> {
+  const {execFileSync} = await import('node:child_process');
+  const folder = join(project.cwd, 'small-disk');
+  await mkdir(folder, {recursive: true});
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', folder], {stdio: 'ignore'});
+    return folder;
+  } catch {
+    return undefined;
+  }
+}
+
+test('a full disk leaves no temporary file, no torn events.jsonl line and a final run.json', async (t) => {
+  const disk = await mountSmallDisk();
+  if (disk === undefined) {
+    t.skip('mounting a tmpfs is not allowed here');
+    return;
+  }
+  const {execFileSync} = await import('node:child_process');
+  const {rm} = await import('node:fs/promises');
+  try {
+    await project.writeWorkflow('fill-disk', {
+      'workflow.yaml': manifest('fill-disk'),
+      'workflow.ts': fillDiskWorkflow,
+    });
+    const built = await project.cli(['build', 'fill-disk']);
+    assert.equal(built.exitCode, 0, built.stderr);
+    const home = join(disk, 'home');
+    const filler = join(disk, 'filler');
+    const result = await project.cli(['run', 'fill-disk', '--input', JSON.stringify({filler}), '--json'], {
+      env: {STRATOS_HOME: home},
+    });
+    await rm(filler, {force: true});
+    assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+    assert.equal(result.json.data.output.filled, true, 'the disk did fill up');
+    const runs = join(home, 'runs');
+    const [workspace] = (await readdir(runs, {withFileTypes: true})).filter((e) => e.isDirectory());
+    const folder = join(runs, workspace!.name);
+    const [run] = await readdir(folder, {withFileTypes: true}).then((e) => e.filter((d) => d.isDirectory()));
+    const files = await readdir(join(folder, run!.name));
+    assert.deepEqual(
+      files.filter((name) => name.endsWith('.tmp')),
+      [],
+      `no temporary file is left: ${files.join(', ')}`,
+    );
+    const record = JSON.parse(await readFile(join(folder, run!.name, 'run.json'), 'utf8'));
+    assert.equal(record.status, 'succeeded');
+    assert.ok(record.endedAt !== undefined);
+    const events = await readFile(join(folder, run!.name, 'events.jsonl'), 'utf8');
+    assert.ok(events === '' || events.endsWith('\n'), 'the last line is whole');
+    for (const line of events.split('\n').filter((l) => l !== '')) JSON.parse(line);
+    assert.ok(
+      result.json.warnings.some((w: {code: string}) => w.code === 'STRATOS_TELEMETRY_ARTIFACT_FAILED'),
+      'the write failures are reported as warnings',
+    );
+  } finally {
+    execFileSync('umount', [disk], {stdio: 'ignore'});
+  }
+});

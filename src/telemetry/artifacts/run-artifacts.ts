@@ -5,7 +5,7 @@
  */
 import {mkdir} from 'node:fs/promises';
 import {join} from 'node:path';
-import {writeFileAtomic} from '../../internal/atomic-write.ts';
+import {overwriteFileInPlace, writeFileAtomic} from '../../internal/atomic-write.ts';
 import {AppendWriter} from './jsonl-writer.ts';
 import {ensureWorkspaceFolder, runFolderName} from './run-folders.ts';
 import {formatLogLine} from './run-log.ts';
@@ -60,14 +60,29 @@ export class RunArtifacts {
   async finish(update: Partial<RunRecord>): Promise<void> {
     await Promise.all([this.#events.close(), this.#log.close()]);
     this.#record = {...this.#record, ...update};
-    await this.#writeRunJson();
+    await this.#writeRunJson(true);
   }
 
-  #writeRunJson(): Promise<void> {
+  /**
+   * Replaces run.json atomically. The final record must not stay `running` on a full disk: when there is no room
+   * for the temporary file, a compact record (value previews left out) overwrites the old one in its own blocks.
+   */
+  #writeRunJson(final = false): Promise<void> {
+    const file = join(this.directory, RUN_FILE);
     const text = `${JSON.stringify(this.#record, null, 2)}\n`;
     this.#runJsonWrite = this.#runJsonWrite
-      .then(() => writeFileAtomic(join(this.directory, RUN_FILE), text, {mode: 0o600}))
-      .catch((error: unknown) => this.#onError(RUN_FILE, error));
+      .then(() => writeFileAtomic(file, text, {mode: 0o600}))
+      .catch(async (error: unknown) => {
+        this.#onError(RUN_FILE, error);
+        if (final) await overwriteFileInPlace(file, compactRecord(this.#record)).catch(() => {});
+      });
     return this.#runJsonWrite;
   }
+}
+
+/** The record without value previews, in one line: what fits where the first run.json was. */
+function compactRecord(record: RunRecord): string {
+  const {input, output, ...rest} = record;
+  const bare = (summary: RunRecord['input']) => ({type: summary.type, preview: '', truncated: true});
+  return `${JSON.stringify({...rest, input: bare(input), ...(output === undefined ? {} : {output: bare(output)})})}\n`;
 }
