@@ -6,7 +6,7 @@
 import {readFile, stat} from 'node:fs/promises';
 import {homedir} from 'node:os';
 import {isAbsolute, join, resolve} from 'node:path';
-import {StratosError} from '../errors/index.ts';
+import {registerCredentialSecret, StratosError} from '../errors/index.ts';
 
 export interface ReferenceOptions {
   /** Relative `{file:...}` paths resolve here: the workflow directory. */
@@ -42,7 +42,11 @@ export async function resolveReferences(value: string, options: ReferenceOptions
     const [whole, kind, target] = match as unknown as [string, 'env' | 'file', string];
     parts.push(value.slice(last, match.index));
     last = match.index + whole.length;
-    parts.push(kind === 'env' ? readEnv(target, env, options.field) : await readSecretFile(target, options));
+    const secret =
+      kind === 'env' ? readEnv(target, env, options.field) : await readSecretFile(target, options);
+    // Every resolved value is a secret for the whole process: no output channel may show it (see Redactor).
+    registerCredentialSecret(secret);
+    parts.push(secret);
   }
   parts.push(value.slice(last));
   return parts.join('');

@@ -20,10 +20,12 @@ export const errorCodes = {
   STRATOS_MANIFEST_VERSION_INVALID: 'The version is not a semantic version string.',
   STRATOS_MANIFEST_ENTRYPOINT_INVALID:
     'The entrypoint is not a relative TypeScript path inside the workflow folder.',
-  STRATOS_MANIFEST_DESCRIPTION_BLANK: 'A description is empty or only whitespace.',
+  STRATOS_MANIFEST_DESCRIPTION_BLANK: 'A description is empty or only whitespace or invisible characters.',
   STRATOS_MANIFEST_DESCRIPTION_TOO_LONG: 'A description is over its hard limit in Unicode code points.',
   STRATOS_MANIFEST_DESCRIPTION_OVER_TARGET: 'Warning: a description is over its authoring target.',
   STRATOS_MANIFEST_DESCRIPTION_LINE_BREAK: 'shortDescription contains an internal line break.',
+  STRATOS_MANIFEST_DESCRIPTION_CONTROL_CHARACTER:
+    'A description contains a control character other than tab and line breaks (such as a terminal escape).',
 
   // discovery
   STRATOS_WORKFLOW_NOT_FOUND: 'No discovered workflow has that name or directory.',

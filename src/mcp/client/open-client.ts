@@ -4,7 +4,7 @@
  * workflow that uses no MCP never loads it. `close()` works at every stage, including during `open()`.
  */
 import type {Client} from '@modelcontextprotocol/client';
-import {StratosError} from '../../errors/index.ts';
+import {redactCredentialSecrets, StratosError} from '../../errors/index.ts';
 import {packageVersion} from '../../internal/package-info.ts';
 import type {McpNegotiationVerdict} from './negotiation-verdict.ts';
 import type {McpTransportSpec} from './resolve-transport.ts';
@@ -202,7 +202,7 @@ export class McpClientSession {
     }
     const message = error instanceof Error ? error.message : String(error);
     const where = describeTransport(this.#options.spec);
-    const stderr = this.#stderr.trim();
+    const stderr = redactStderr(this.#stderr.trim(), this.#options.spec);
     if ((error as {code?: unknown}).code === 'REQUEST_TIMEOUT') {
       return new StratosError(
         'STRATOS_MCP_REQUEST_TIMEOUT',
@@ -217,6 +217,18 @@ export class McpClientSession {
       {cause: error, details: {server}},
     );
   }
+}
+
+/**
+ * A server's stderr may echo what it was given: every resolved environment value and header is replaced (with
+ * every secret the process knows) before the tail goes into a message.
+ */
+function redactStderr(text: string, spec: McpTransportSpec): string {
+  let result = redactCredentialSecrets(text);
+  const values = Object.values(spec.kind === 'http' ? spec.headers : spec.env).filter((v) => v.length >= 6);
+  for (const value of values.sort((a, b) => b.length - a.length))
+    result = result.split(value).join('[REDACTED]');
+  return result;
 }
 
 /** The transport without secrets: a URL or a command line (environment values are never shown). */
