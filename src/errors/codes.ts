@@ -65,7 +65,9 @@ export const errorCodes = {
   STRATOS_INPUT_INVALID: 'The input does not match the workflow input schema.',
   STRATOS_OUTPUT_INVALID: 'The value run returned does not match the output schema.',
   STRATOS_RUN_FAILED: 'The workflow run function threw.',
-  STRATOS_RUN_CANCELLED: 'The run was cancelled.',
+  STRATOS_RUN_CANCELLED: 'The run was cancelled (SIGINT, SIGTERM or its parent ended).',
+  STRATOS_RUN_INTERRUPTED:
+    'The process running the workflow ended (killed or crashed) before it recorded a result.',
   STRATOS_RUNTIME_NO_CONTEXT: 'An execution primitive was called outside a running workflow.',
   STRATOS_RUNTIME_CONTEXT_CLOSED: 'The workflow invocation has ended; no new work can start.',
 
