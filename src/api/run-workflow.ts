@@ -22,7 +22,10 @@ export async function runWorkflow(
 ): Promise<RunWorkflowResult> {
   const host = resolveHost(options);
   const handle = await findWorkflow(host, target);
-  const prepared = await prepareWorkflow(handle, progressOption(options));
+  const prepared = await prepareWorkflow(handle, progressOption(options)).catch((error: unknown) => {
+    // A build cancelled by SIGINT fails with the cancellation itself, not the diagnostics it caused.
+    throw options.signal?.aborted === true ? options.signal.reason : error;
+  });
   const paths = resolveWorkflowPaths(handle);
   const definition = await loadWorkflowDefinition(
     prepared.record.compiledEntrypoint,

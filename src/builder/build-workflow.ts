@@ -40,6 +40,8 @@ export interface BuildWorkflowOptions {
   /** Notices for the person at the terminal that need action, such as a sign-in URL during MCP discovery. */
   onNotice?: (message: string) => void;
   onProgress?: (progress: BuildProgress) => void;
+  /** Cancels MCP discovery (SIGINT at the CLI); a cancelled build fails. */
+  signal?: AbortSignal;
 }
 
 export interface WorkflowBuildResult {
@@ -96,6 +98,7 @@ async function buildOne(
         const mcp = await prepareMcp(handle, paths, {
           explicit: true,
           onNotice: options.onNotice,
+          signal: options.signal,
           onDiscover: (server) => progress('discover', `discovering the tools of MCP server '${server}'`),
         });
         diagnostics.push(...mcp.diagnostics);
@@ -116,6 +119,7 @@ async function buildOne(
     const mcp = await prepareMcp(handle, paths, {
       explicit: options.explicit === true,
       onNotice: options.onNotice,
+      signal: options.signal,
       onDiscover: (server) => progress('discover', `discovering the tools of MCP server '${server}'`),
     });
     diagnostics.push(...mcp.diagnostics);

@@ -28,6 +28,7 @@ export interface McpPreparationOptions {
   explicit: boolean;
   /** Notices for the person at the terminal, such as a sign-in URL during discovery. */
   onNotice?: ((message: string) => void) | undefined;
+  signal?: AbortSignal | undefined;
   /** Called as the discovery of one server starts (a long step: the CLI shows it as progress). */
   onDiscover?: ((server: string) => void) | undefined;
 }
@@ -71,6 +72,7 @@ export async function prepareMcpWrappers(
           workflow: handle.name,
           directory: paths.directory,
           ...(options.onNotice === undefined ? {} : {onNotice: options.onNotice}),
+          ...(options.signal === undefined ? {} : {signal: options.signal}),
         });
         const source = generateWrapperSource({serverName: server, tools: discovered.tools});
         if ((await readFile(file, 'utf8').catch(() => undefined)) !== source)

@@ -78,6 +78,8 @@ export const errorCodes = {
   // MCP connections, discovery and tool calls
   STRATOS_MCP_SERVER_UNKNOWN: 'The MCP server is not configured in mcp.servers of workflow.yaml.',
   STRATOS_MCP_CONNECT_FAILED: 'Connecting to an MCP server (transport or protocol preparation) failed.',
+  STRATOS_MCP_CONNECT_TIMEOUT:
+    'An MCP server did not answer the connect request within the connect limit (30 s).',
   STRATOS_MCP_AUTH_FAILED: 'Authentication with an MCP server failed or is not available.',
   STRATOS_MCP_DISCOVERY_FAILED: 'Listing the tools of an MCP server for its wrapper failed.',
   STRATOS_MCP_REQUEST_TIMEOUT: 'An MCP request did not complete within its time limit.',
