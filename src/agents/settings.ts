@@ -7,10 +7,11 @@ import type {z} from 'zod';
 import {mergeLayers} from '../config/precedence.ts';
 import {isPromptReference, mergePromptReferences, type PromptReference} from '../config/prompts.ts';
 import {StratosError} from '../errors/index.ts';
+import {agentHarnessIds} from '../manifest/field-formats.ts';
 import type {AgentEvent, AgentHooks} from './hooks.ts';
 
 /** Harnesses with an adapter. OpenCode joins this list in a later release. */
-export const harnessIds = ['claude-code', 'codex'] as const;
+export const harnessIds = agentHarnessIds;
 export type HarnessId = (typeof harnessIds)[number];
 
 export const effortLevels = {

@@ -10,7 +10,7 @@ import {readdir, readFile, rm} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {WorkflowHandle} from '../discovery/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
-import {isStratosError} from '../errors/index.ts';
+import {isStratosError, StratosError} from '../errors/index.ts';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
 import {
   discoverMcpTools,
@@ -81,7 +81,7 @@ export async function prepareMcpWrappers(
         else verdicts[server] = discovered.verdict;
         prepared.push(server);
       } catch (error) {
-        if (!isStratosError(error)) throw error;
+        if (!isStratosError(error)) throw generatedPathError(file, error);
         await rm(file, {force: true});
         delete verdicts[server];
         const location = await handle.locate(['mcp', 'servers', server]);
@@ -97,6 +97,16 @@ export async function prepareMcpWrappers(
   // Sorted, so the same verdicts always serialize the same way in the build record.
   const sorted = Object.fromEntries(Object.entries(verdicts).sort(([a], [b]) => (a < b ? -1 : 1)));
   return {diagnostics, keyInputs: {}, prepared: prepared.sort(), verdicts: sorted};
+}
+
+/** A wrapper that cannot be written where it belongs (a folder or a special file holds its path). */
+function generatedPathError(file: string, error: unknown): StratosError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  return new StratosError(
+    'STRATOS_BUILD_GENERATED_UNWRITABLE',
+    `The generated file ${file} cannot be written (${code}): something other than a file Stratos wrote is at that path. Move it away; Stratos regenerates the file.`,
+    {cause: error, location: {file}, details: {path: file}},
+  );
 }
 
 /** Verdicts of the previous build that still describe the configured transport of their server. */

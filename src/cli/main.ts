@@ -132,13 +132,25 @@ function parseCommand(spec: CommandSpec, args: string[]): ParsedCommand {
   );
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({args, options, allowPositionals: true, strict: true});
+    parsed = parseArgs({args, options, allowPositionals: true, strict: true, tokens: true});
   } catch (error) {
     throw new StratosError(
       'STRATOS_CLI_USAGE',
       `${error instanceof Error ? error.message : String(error)} Usage: ${spec.usage}`,
       {cause: error},
     );
+  }
+  // A value option given twice would silently keep the last one: say so instead.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option' || spec.options[token.name]?.type !== 'string') continue;
+    if (seen.has(token.name)) {
+      throw new StratosError(
+        'STRATOS_CLI_USAGE',
+        `--${token.name} was given more than once; pass it once. Usage: ${spec.usage}`,
+      );
+    }
+    seen.add(token.name);
   }
   if (parsed.positionals.length > spec.positionals.length) {
     throw new StratosError(

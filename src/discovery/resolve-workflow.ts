@@ -49,7 +49,7 @@ async function resolvePathTarget(
   discovery: DiscoveryResult,
   cwd: string,
 ): Promise<WorkflowHandle> {
-  const expanded = target.startsWith('~/') ? join(homedir(), target.slice(2)) : target;
+  const expanded = target === '~' || target.startsWith('~/') ? join(homedir(), target.slice(2)) : target;
   const directory = resolve(cwd, expanded);
   const known = discovery.workflows.find((w) => w.directory === directory);
   if (known !== undefined) return known;

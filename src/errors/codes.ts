@@ -9,6 +9,10 @@ export const errorCodes = {
 
   // manifest (workflow.yaml)
   STRATOS_MANIFEST_UNREADABLE: 'workflow.yaml could not be read.',
+  STRATOS_MANIFEST_TOO_LARGE: 'workflow.yaml is over the 1 MiB size limit or the 10,000 line limit.',
+  STRATOS_MANIFEST_TOO_DEEP: 'workflow.yaml nests mappings and lists more than 64 levels deep.',
+  STRATOS_MANIFEST_PROBLEMS_TRUNCATED:
+    'workflow.yaml has more than 100 problems; the rest are counted, not listed.',
   STRATOS_MANIFEST_YAML_INVALID: 'workflow.yaml is not valid YAML.',
   STRATOS_MANIFEST_NOT_MAPPING: 'workflow.yaml must be a mapping of fields.',
   STRATOS_MANIFEST_FIELD_MISSING: 'A required manifest field is missing.',
@@ -57,11 +61,14 @@ export const errorCodes = {
   STRATOS_BUILD_DEPENDENCY_INSTALL_FAILED: "Installing the workflow's npm dependencies failed.",
   STRATOS_BUILD_PACKAGE_TYPE_ADDED: 'Warning: "type": "module" was added to the workflow package.json.',
   STRATOS_BUILD_GENERATED_TRACKED: 'Warning: a generated file is tracked by Git.',
+  STRATOS_BUILD_GENERATED_UNWRITABLE:
+    'A generated file cannot be written: a folder or special file is at its path.',
   STRATOS_BUILD_CHILD_FAILED: 'A child workflow the workflow imports failed to build.',
   STRATOS_BUILD_FAILED: 'One or more workflows failed to build.',
 
   // invocation
   STRATOS_INPUT_JSON_INVALID: 'The --input text is not a JSON object.',
+  STRATOS_INPUT_FILE_UNREADABLE: 'The file named by --input-file cannot be read.',
   STRATOS_INPUT_INVALID: 'The input does not match the workflow input schema.',
   STRATOS_OUTPUT_INVALID: 'The value run returned does not match the output schema.',
   STRATOS_RUN_FAILED: 'The workflow run function threw.',

@@ -2,6 +2,8 @@
  * The `agents` and `decisions` sections: maps of name to a configuration mapping. Only that shape is checked
  * here; the agents and decision modules validate the fields inside, using the same locator for their locations.
  */
+import {isScalar, type YAMLMap} from 'yaml';
+import {agentHarnessIds} from './field-formats.ts';
 import {fieldLabel, readMapEntries, requireMapping} from './map-entries.ts';
 import {describeValue, type ManifestEntry, type ValidationContext} from './validation-context.ts';
 
@@ -23,9 +25,32 @@ export function validateNamedConfigs(
     }
     const value = toPlainObject(ctx, child, kind);
     if (value === undefined) valid = false;
+    else if (kind === 'agent' && !checkHarness(ctx, child, config)) valid = false;
     else configs.push([child.key, value]);
   }
   return valid ? Object.fromEntries(configs) : undefined;
+}
+
+/** An agent's `harness` must name a known harness: a typo fails the build, not the first execute. */
+function checkHarness(ctx: ValidationContext, agent: ManifestEntry, config: YAMLMap): boolean {
+  const pair = config.items.find((item) => isScalar(item.key) && item.key.value === 'harness');
+  if (pair === undefined) return true;
+  const node = ctx.resolve(pair.value);
+  const entry: ManifestEntry = {
+    key: 'harness',
+    keyNode: pair.key as ManifestEntry['keyNode'],
+    value: node,
+    written: node === null ? null : (pair.value as ManifestEntry['written']),
+    path: [...agent.path, 'harness'],
+  };
+  const value = isScalar(node) ? node.value : undefined;
+  if (typeof value === 'string' && (agentHarnessIds as readonly string[]).includes(value)) return true;
+  ctx.report(
+    'STRATOS_MANIFEST_FIELD_INVALID',
+    `${fieldLabel(entry)} is ${describeValue(entry.value)}; it must be one of ${agentHarnessIds.join(', ')}.`,
+    entry,
+  );
+  return false;
 }
 
 function toPlainObject(
