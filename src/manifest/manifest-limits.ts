@@ -42,59 +42,81 @@ export function checkManifestSize(text: string, file: string): Diagnostic | unde
 
 /**
  * The first place the text nests deeper than MAX_MANIFEST_DEPTH, as a diagnostic, or undefined. Linear in the
- * text; block levels are counted from indentation, flow levels from brackets outside quotes and comments.
+ * text: block levels are counted from indentation, flow levels from brackets; quoted scalars, comments and
+ * block scalar (`|`, `>`) content are skipped, as the YAML parser would read them.
  */
 export function checkManifestDepth(text: string, file: string): Diagnostic | undefined {
   const indents: number[] = [];
   let flow = 0;
-  let line = 1;
-  let lineStart = 0;
   let quote: '"' | "'" | undefined;
-  let atLineStart = true;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (char === '\n') {
-      line++;
-      lineStart = i + 1;
-      atLineStart = true;
-      if (quote === "'") quote = undefined;
-      continue;
+  /** The indentation of the key that opened a block scalar: more indented lines are its text. */
+  let blockScalarIndent: number | undefined;
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] ?? '';
+    const indent = line.length - line.trimStart().length;
+    if (blockScalarIndent !== undefined) {
+      if (line.trim() === '' || indent > blockScalarIndent) continue;
+      blockScalarIndent = undefined;
     }
-    if (atLineStart) {
-      if (char === ' ' || char === '-' || char === '\t' || char === '\r') {
-        // A "- " list item opens a level of its own: count its dash like indentation.
+    // Where the line's content starts: after indentation and "- " list markers, each of which opens a level.
+    let start = indent;
+    const markers: number[] = [];
+    while (line[start] === '-' && (line[start + 1] === ' ' || line[start + 1] === undefined)) {
+      markers.push(start);
+      start += 1;
+      while (line[start] === ' ') start++;
+    }
+    const content = line.slice(start).trim();
+    if (
+      quote === undefined &&
+      flow === 0 &&
+      (markers.length > 0 || (content !== '' && !content.startsWith('#')))
+    ) {
+      const first = markers[0] ?? start;
+      while (indents.length > 0 && (indents.at(-1) ?? 0) >= first) indents.pop();
+      indents.push(...markers);
+      if (content !== '' && !content.startsWith('#')) indents.push(start);
+      if (indents.length > MAX_MANIFEST_DEPTH) return tooDeep(file, index + 1, start + 1);
+    }
+    for (let i = start; i < line.length; i++) {
+      const char = line[i];
+      if (quote !== undefined) {
+        if (char === '\\' && quote === '"') i++;
+        else if (char === quote) quote = undefined;
         continue;
       }
-      atLineStart = false;
-      if (char !== '#') {
-        const indent = i - lineStart;
-        while (indents.length > 0 && (indents.at(-1) ?? 0) >= indent) indents.pop();
-        indents.push(indent);
-      }
+      const previous = i === start ? ' ' : (line[i - 1] ?? ' ');
+      if (char === '#' && (previous === ' ' || previous === '\t')) break;
+      if ((char === '"' || char === "'") && opensScalar(line, i, start)) quote = char;
+      else if (char === '[' || char === '{') flow++;
+      else if ((char === ']' || char === '}') && flow > 0) flow--;
+      if (indents.length + flow > MAX_MANIFEST_DEPTH) return tooDeep(file, index + 1, i + 1);
     }
-    if (quote !== undefined) {
-      if (char === '\\' && quote === '"') i++;
-      else if (char === quote) quote = undefined;
-      continue;
-    }
-    if (char === '#' && (i === 0 || text[i - 1] === ' ' || text[i - 1] === '\t')) {
-      const end = text.indexOf('\n', i);
-      i = (end === -1 ? text.length : end) - 1;
-      continue;
-    }
-    if ((char === '"' || char === "'") && flow > 0) quote = char;
-    else if (char === '[' || char === '{') flow++;
-    else if ((char === ']' || char === '}') && flow > 0) flow--;
-    if (indents.length + flow > MAX_MANIFEST_DEPTH) {
-      return {
-        code: 'STRATOS_MANIFEST_TOO_DEEP',
-        severity: 'error',
-        message: `workflow.yaml nests mappings and lists more than ${MAX_MANIFEST_DEPTH} levels deep at line ${line}, column ${i - lineStart + 1}. Flatten the structure; no manifest field needs that depth.`,
-        location: {file, line, column: i - lineStart + 1},
-      };
+    if (quote === undefined && flow === 0 && /(?:^|[:\s])[|>][-+1-9]{0,2}\s*(?:#.*)?$/.test(content)) {
+      blockScalarIndent = indent;
     }
   }
   return undefined;
+}
+
+function tooDeep(file: string, line: number, column: number): Diagnostic {
+  return {
+    code: 'STRATOS_MANIFEST_TOO_DEEP',
+    severity: 'error',
+    message: `workflow.yaml nests mappings and lists more than ${MAX_MANIFEST_DEPTH} levels deep at line ${line}, column ${column}. Flatten the structure; no manifest field needs that depth.`,
+    location: {file, line, column},
+  };
+}
+
+/** A quote character opens a quoted scalar only where a scalar starts: after `: `, `- `, `[`, `{`, `,` or first. */
+function opensScalar(line: string, at: number, start: number): boolean {
+  let i = at - 1;
+  while (i >= start && (line[i] === ' ' || line[i] === '\t')) i--;
+  if (i < start) return true;
+  const before = line[i];
+  if (before === '[' || before === '{' || before === ',') return true;
+  return (before === ':' || before === '?' || before === '-') && i < at - 1;
 }
 
 /** The first MAX_MANIFEST_DIAGNOSTICS findings, and one more that counts the rest. */
