@@ -26,7 +26,8 @@ export function untilCancelled<T>(
         },
         (error: unknown) => {
           settle();
-          reject(error);
+          // A body that stops because it was cancelled fails as the cancellation, with its own error as the cause.
+          reject(signal.aborted ? cancellationError(signal.reason, workflow, error) : error);
         },
       );
     } catch (error) {
@@ -37,11 +38,16 @@ export function untilCancelled<T>(
 }
 
 /** The reason as a `STRATOS_RUN_CANCELLED` error: kept when it is one, wrapped (as the cause) when not. */
-export function cancellationError(reason: unknown, workflow: string): StratosError {
-  if (isStratosError(reason) && reason.code === 'STRATOS_RUN_CANCELLED') return reason;
+export function cancellationError(reason: unknown, workflow: string, thrown?: unknown): StratosError {
+  if (isStratosError(thrown) && thrown.code === 'STRATOS_RUN_CANCELLED') return thrown;
+  if (isStratosError(reason) && reason.code === 'STRATOS_RUN_CANCELLED') {
+    return thrown === undefined || thrown === reason
+      ? reason
+      : new StratosError(reason.code, reason.message, {cause: thrown, details: reason.details});
+  }
   return new StratosError(
     'STRATOS_RUN_CANCELLED',
     `Workflow '${workflow}' was cancelled because its caller ended${reason instanceof Error ? `: ${reason.message}` : '.'}`,
-    {cause: reason, details: {workflow}},
+    {cause: thrown ?? reason, details: {workflow}},
   );
 }
