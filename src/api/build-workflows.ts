@@ -26,10 +26,12 @@ export async function buildWorkflows(
     ...(options.force === undefined ? {} : {force: options.force}),
     ...(options.onProgress === undefined ? {} : {onProgress: options.onProgress}),
     ...(options.onNotice === undefined ? {} : {onNotice: options.onNotice}),
+    ...(options.signal === undefined ? {} : {signal: options.signal}),
   };
   if (target !== undefined) {
     const handle = await checkWorkflowConfiguration(await findWorkflow(host, target));
     const result = await buildWorkflow(handle, buildOptions);
+    throwIfCancelled(options.signal);
     return {results: [result], ok: result.status !== 'failed'};
   }
   const discovery = await discover(host);
@@ -37,12 +39,20 @@ export async function buildWorkflows(
   // One session: a child shared by several parents is built once. One at a time: builds of one root share its
   // node_modules links and .gitignore.
   const session = createBuildSession(buildOptions);
-  for (const handle of discovery.workflows)
+  for (const handle of discovery.workflows) {
+    throwIfCancelled(options.signal);
     results.push(await buildWorkflow(await checkWorkflowConfiguration(handle), buildOptions, session));
+  }
+  throwIfCancelled(options.signal);
   for (const problem of discovery.problems) {
     const culprit = results.find((r) => problem.location?.file.startsWith(r.directory));
     culprit?.diagnostics.push(problem);
     if (culprit !== undefined) culprit.status = 'failed';
   }
   return {results, ok: results.every((r) => r.status !== 'failed')};
+}
+
+/** A cancelled build (SIGINT) ends with the cancellation, not with the diagnostics the cancellation caused. */
+function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw signal.reason;
 }

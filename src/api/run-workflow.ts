@@ -29,6 +29,9 @@ export async function runWorkflow(
     stratosHome: host.home,
     ...(options.signal === undefined ? {} : {signal: options.signal}),
     ...(options.onNotice === undefined ? {} : {notify: options.onNotice}),
+  }).catch((error: unknown) => {
+    // A build cancelled by SIGINT fails with the cancellation itself, not the diagnostics it caused.
+    throw options.signal?.aborted === true ? options.signal.reason : error;
   });
   // Retention runs in a detached process after the run's artifacts are final; it never delays the result.
   const retention = await startRunRetention(options);

@@ -18,7 +18,7 @@ export interface RunSummary {
   runId: string;
   executionId: string;
   workflow: string;
-  /** `running` with `stale: true`: the process that ran it is gone (a crash or a kill). */
+  /** `failed` with `stale: true`: the process that ran it ended without a result (a crash or a kill). */
   status: RunStatus;
   stale: boolean;
   startedAt: string;

@@ -30,11 +30,12 @@ export async function prepareWithoutEntrypoint(
   const {handle, paths, options, diagnostics} = state;
   if (options.explicit === true && Object.keys(handle.manifest.mcp?.servers ?? {}).length > 0) {
     await ensureSharedSdk(paths.root);
-    await ensureIgnoreRules(paths.root);
+    await ensureIgnoreRules(state.handle.root);
     const {prepareMcpWrappers} = await import('./mcp-preparation.ts');
     const mcp = await prepareMcpWrappers(handle, paths, {
       explicit: true,
       onNotice: options.onNotice,
+      signal: options.signal,
       onDiscover: (server) => state.progress('discover', `discovering the tools of MCP server '${server}'`),
     });
     diagnostics.push(...mcp.diagnostics);
@@ -53,7 +54,7 @@ export async function prepareWithoutEntrypoint(
 export async function preparePackage(state: BuildState): Promise<void> {
   const {paths} = state;
   await ensureSharedSdk(paths.root);
-  await ensureIgnoreRules(paths.root);
+  await ensureIgnoreRules(state.handle.root);
   const pkg = await prepareWorkflowPackage(paths, () =>
     state.progress('install', 'installing npm dependencies'),
   );

@@ -38,6 +38,8 @@ export interface BuildWorkflowOptions {
   /** Notices for the person at the terminal that need action, such as a sign-in URL during MCP discovery. */
   onNotice?: (message: string) => void;
   onProgress?: (progress: BuildProgress) => void;
+  /** Cancels MCP discovery (SIGINT at the CLI); a cancelled build fails. */
+  signal?: AbortSignal;
 }
 
 export interface WorkflowBuildResult {
@@ -220,7 +222,7 @@ async function reuseIfFresh(state: BuildState): Promise<BuildRecord | undefined>
   if (options.explicit === true) {
     // An explicit build also repairs what the root needs; both are cheap when nothing is missing.
     await (await import('./shared-sdk.ts')).ensureSharedSdk(paths.root);
-    await (await import('./ignore-rules.ts')).ensureIgnoreRules(paths.root);
+    await (await import('./ignore-rules.ts')).ensureIgnoreRules(handle.root);
   } else if (!(await isSharedSdkLinked(paths.root))) {
     return undefined;
   }
@@ -272,6 +274,7 @@ async function prepareMcp(state: BuildState, previous: BuildRecord | undefined):
     explicit: options.explicit === true,
     previous: previous?.inputs.mcp,
     onNotice: options.onNotice,
+    signal: options.signal,
     onDiscover: (server) => state.progress('discover', `discovering the tools of MCP server '${server}'`),
   });
   diagnostics.push(...mcp.diagnostics);

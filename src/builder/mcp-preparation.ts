@@ -11,7 +11,7 @@ import {mkdir, readdir, readFile, rm} from 'node:fs/promises';
 import {join} from 'node:path';
 import type {WorkflowHandle} from '../discovery/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
-import {isStratosError} from '../errors/index.ts';
+import {isStratosError, StratosError} from '../errors/index.ts';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
 import {discoverMcpTools} from '../mcp/client/index.ts';
 import {generateWrapperSource, wrapperFileName} from '../mcp/codegen/index.ts';
@@ -27,6 +27,7 @@ export interface McpPreparationOptions {
   previous?: Record<string, string> | undefined;
   /** Notices for the person at the terminal, such as a sign-in URL during discovery. */
   onNotice?: ((message: string) => void) | undefined;
+  signal?: AbortSignal | undefined;
   /** Called as the discovery of one server starts (a long step: the CLI shows it as progress). */
   onDiscover?: ((server: string) => void) | undefined;
 }
@@ -79,13 +80,14 @@ export async function prepareMcpWrappers(
           workflow: handle.name,
           directory: paths.directory,
           ...(options.onNotice === undefined ? {} : {onNotice: options.onNotice}),
+          ...(options.signal === undefined ? {} : {signal: options.signal}),
         });
         const source = generateWrapperSource({serverName: server, tools: discovered.tools});
         if ((await readFile(file, 'utf8').catch(() => undefined)) !== source)
           await writeFileAtomic(file, source);
         prepared.push(server);
       } catch (error) {
-        if (!isStratosError(error)) throw error;
+        if (!isStratosError(error)) throw generatedPathError(file, error);
         await rm(file, {force: true});
         const location = await handle.locate(['mcp', 'servers', server]);
         diagnostics.push({
@@ -98,6 +100,16 @@ export async function prepareMcpWrappers(
     }),
   );
   return {diagnostics, direct, prepared: prepared.sort()};
+}
+
+/** A wrapper that cannot be written where it belongs (a folder or a special file holds its path). */
+function generatedPathError(file: string, error: unknown): StratosError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  return new StratosError(
+    'STRATOS_BUILD_GENERATED_UNWRITABLE',
+    `The generated file ${file} cannot be written (${code}): something other than a file Stratos wrote is at that path. Move it away; Stratos regenerates the file.`,
+    {cause: error, location: {file}, details: {path: file}},
+  );
 }
 
 /** An explicit build removes wrappers of servers no longer in mcp.servers: their imports then fail to compile. */

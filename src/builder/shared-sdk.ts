@@ -14,7 +14,8 @@ import {packageDirectory, packageVersion} from '../internal/package-info.ts';
 
 const require = createRequire(import.meta.url);
 
-const rootMarker = 'Managed by Stratos: the shared SDK of this discovery root. Do not edit.';
+/** The description of the root package.json Stratos writes: a root holding it is one Stratos set up. */
+export const rootMarker = 'Managed by Stratos: the shared SDK of this discovery root. Do not edit.';
 
 export interface BridgedPackage {
   name: string;

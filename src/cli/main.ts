@@ -3,6 +3,7 @@
  * In --json mode stdout carries exactly one envelope: everything else the process prints goes to stderr.
  */
 import {parseArgs} from 'node:util';
+import {redactOutputText, redactOutputValue} from '../api/output-redaction.ts';
 import {isStratosError, StratosError} from '../errors/index.ts';
 import {packageVersion} from '../internal/package-info.ts';
 import type {CommandContext, CommandOutput, CommandSpec, ParsedCommand} from './command.ts';
@@ -11,7 +12,7 @@ import {commandHelp, rootHelp} from './help.ts';
 import {failureEnvelope, successEnvelope} from './output/envelope.ts';
 import {formatDiagnostic} from './output/format-diagnostic.ts';
 import {formatError} from './output/print-error.ts';
-import {createPainter} from './output/style.ts';
+import {createPainter, escapeControls} from './output/style.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -25,8 +26,15 @@ export interface CliIo {
 }
 
 /** Runs one CLI command and returns its exit code: 0 on success or warnings only, 1 on failure. */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], cliIo: CliIo): Promise<number> {
   const json = argv.includes('--json');
+  // Every text this command prints passes the redactor the run artifacts use: no resolved secret reaches output.
+  // Readable text also has its control characters escaped (the envelope is JSON, escaped already).
+  const io: CliIo = {
+    ...cliIo,
+    stdout: (text) => cliIo.stdout(json ? redactOutputText(text) : escapeControls(redactOutputText(text))),
+    stderr: (text) => cliIo.stderr(escapeControls(redactOutputText(text))),
+  };
   // One painter styles both streams, so color needs both on a terminal: `stratos list > file` stays plain.
   const paint = createPainter({isTTY: io.stderrIsTTY && io.stdoutIsTTY !== false && !json}, io.env);
   const words = argv.filter((arg) => !arg.startsWith('-'));
@@ -97,7 +105,8 @@ function render(
     const envelope = output.ok
       ? successEnvelope(output.message, output.data, output.warnings)
       : failureEnvelope(output.error, output.warnings);
-    io.stdout(`${JSON.stringify(envelope)}\n`);
+    // Redacted as a value first: a secret's JSON escaping would otherwise hide it from the text redaction.
+    io.stdout(`${JSON.stringify(redactOutputValue(envelope))}\n`);
     return output.ok ? 0 : 1;
   }
   if (output.ok) {
@@ -123,13 +132,25 @@ function parseCommand(spec: CommandSpec, args: string[]): ParsedCommand {
   );
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({args, options, allowPositionals: true, strict: true});
+    parsed = parseArgs({args, options, allowPositionals: true, strict: true, tokens: true});
   } catch (error) {
     throw new StratosError(
       'STRATOS_CLI_USAGE',
       `${error instanceof Error ? error.message : String(error)} Usage: ${spec.usage}`,
       {cause: error},
     );
+  }
+  // A value option given twice would silently keep the last one: say so instead.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option' || spec.options[token.name]?.type !== 'string') continue;
+    if (seen.has(token.name)) {
+      throw new StratosError(
+        'STRATOS_CLI_USAGE',
+        `--${token.name} was given more than once; pass it once. Usage: ${spec.usage}`,
+      );
+    }
+    seen.add(token.name);
   }
   if (parsed.positionals.length > spec.positionals.length) {
     throw new StratosError(

@@ -1,20 +1,26 @@
-/** The process-level shell around `main`: real streams, SIGINT cancellation, stdout kept clean in --json mode. */
+/**
+ * The process-level shell around `main`: real streams, SIGINT/SIGTERM cancellation, stdout kept clean in --json
+ * mode, every output channel redacted.
+ */
+import {redactOutputText, registerEnvironmentSecrets} from '../api/output-redaction.ts';
 import {StratosError} from '../errors/index.ts';
 import {main} from './main.ts';
 
 export async function runCli(argv: readonly string[]): Promise<void> {
+  registerEnvironmentSecrets(process.env);
   const stdout = process.stdout.write.bind(process.stdout);
-  if (argv.includes('--json')) {
-    // The workflow's own console output and stray writes go to stderr: stdout holds only the envelope.
-    process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-  }
+  const stderr = process.stderr.write.bind(process.stderr);
+  // The workflow's own console output (and stray writes) is echoed through the same redactor as everything else.
+  process.stderr.write = redactingWrite(stderr);
+  process.stdout.write = argv.includes('--json')
+    ? // stdout holds only the envelope: everything else goes to stderr.
+      redactingWrite(stderr)
+    : redactingWrite(stdout);
   const controller = new AbortController();
-  process.once('SIGINT', () => {
-    controller.abort(new StratosError('STRATOS_RUN_CANCELLED', 'The run was cancelled (SIGINT).'));
-  });
+  listenForCancellation(controller, stderr);
   const code = await main(argv, {
     stdout: (text) => stdout(text),
-    stderr: (text) => process.stderr.write(text),
+    stderr: (text) => stderr(text),
     stderrIsTTY: process.stderr.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
     cwd: process.cwd(),
@@ -23,4 +29,52 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   });
   // Exit once stdout has drained: a workflow's leftover timers or sockets must not keep the CLI alive.
   stdout('', () => process.exit(code));
+}
+
+/** A stream write that replaces known secrets in text chunks (a Buffer is decoded as UTF-8 first). */
+function redactingWrite(write: typeof process.stdout.write): typeof process.stdout.write {
+  return ((chunk: unknown, ...rest: unknown[]) => {
+    const text =
+      typeof chunk === 'string'
+        ? chunk
+        : chunk instanceof Uint8Array
+          ? Buffer.from(chunk).toString('utf8')
+          : String(chunk);
+    return (write as (chunk: string, ...rest: unknown[]) => boolean)(redactOutputText(text), ...rest);
+  }) as typeof process.stdout.write;
+}
+
+const exitCodes = {SIGINT: 130, SIGTERM: 143} as const;
+
+/**
+ * The first SIGINT or SIGTERM cancels: the command's signal fires, the run settles as STRATOS_RUN_CANCELLED after
+ * its owned work is cancelled and awaited, and the command prints its failure as usual. A second signal exits at
+ * once (130 or 143) after recording this process's unfinished runs as cancelled.
+ */
+function listenForCancellation(controller: AbortController, stderr: (text: string) => boolean): void {
+  const onSignal = (signal: keyof typeof exitCodes) => {
+    if (!controller.signal.aborted) {
+      controller.abort(
+        new StratosError(
+          'STRATOS_RUN_CANCELLED',
+          `The command was cancelled by ${signal}; running work was stopped. Run it again to start over.`,
+          {details: {signal}},
+        ),
+      );
+      return;
+    }
+    void import('../api/cancel-runs.ts')
+      .then(({recordUnfinishedRunsCancelled}) =>
+        recordUnfinishedRunsCancelled({
+          code: 'STRATOS_RUN_CANCELLED',
+          message: `The run was cancelled by a second ${signal}; Stratos exited without waiting for cleanup.`,
+        }),
+      )
+      .finally(() => {
+        stderr(`Cancelled by a second ${signal}; exiting now.\n`);
+        process.exit(exitCodes[signal]);
+      });
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
 }

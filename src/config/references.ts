@@ -4,7 +4,7 @@
  * reference and the field, never a resolved value.
  */
 import {readFile, stat} from 'node:fs/promises';
-import {StratosError} from '../errors/index.ts';
+import {registerCredentialSecret, StratosError} from '../errors/index.ts';
 import {resolveConfiguredPath} from '../internal/configured-path.ts';
 
 export interface ReferenceOptions {
@@ -41,7 +41,11 @@ export async function resolveReferences(value: string, options: ReferenceOptions
     const [whole, kind, target] = match as unknown as [string, 'env' | 'file', string];
     parts.push(value.slice(last, match.index));
     last = match.index + whole.length;
-    parts.push(kind === 'env' ? readEnv(target, env, options.field) : await readSecretFile(target, options));
+    const secret =
+      kind === 'env' ? readEnv(target, env, options.field) : await readSecretFile(target, options);
+    // Every resolved value is a secret for the whole process: no output channel may show it (see Redactor).
+    registerCredentialSecret(secret);
+    parts.push(secret);
   }
   parts.push(value.slice(last));
   return parts.join('');

@@ -15,6 +15,7 @@ export {
   type JsonSchema,
   type WorkflowJsonSchemas,
 } from './json-schema-export.ts';
+export {findJsonValueProblem, MAX_VALUE_DEPTH} from './json-value-limits.ts';
 export {
   formatValidationIssues,
   type ValidationIssue,

@@ -5,6 +5,7 @@
 import {z} from 'zod';
 import type {ContractSide} from './contract-rules.ts';
 import type {WorkflowDefinition} from './define-workflow.ts';
+import {findJsonValueProblem} from './json-value-limits.ts';
 import {appendKey, formatIssuePath, sidePath} from './schema-path.ts';
 
 /** One reason a value was rejected. `path` is dotted (`options.items[2].id`); `''` is the value itself. */
@@ -60,6 +61,9 @@ async function validateSide<S extends z.core.$ZodType>(
   value: unknown,
   side: ContractSide,
 ): Promise<ValidationResult<z.output<S>>> {
+  // A value too deep (or cyclic) for JSON fails here, before Zod or JSON.stringify can overflow the stack.
+  const problem = findJsonValueProblem(value);
+  if (problem !== undefined) return {ok: false, issues: [problem]};
   // reportInput tells a missing field (input undefined) from a wrong one; the values never reach messages.
   const result = await z.safeParseAsync(schema, value, {reportInput: true});
   if (result.success) return {ok: true, value: result.data as z.output<S>};

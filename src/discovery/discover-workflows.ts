@@ -4,6 +4,7 @@ import {basename, join, resolve} from 'node:path';
 import type {Diagnostic} from '../errors/index.ts';
 import {sha256Hex} from '../internal/hash.ts';
 import type {ManifestParseResult} from '../manifest/index.ts';
+import {MAX_MANIFEST_BYTES, manifestTooLarge} from '../manifest/manifest-limits.ts';
 import {readCachedManifest} from './manifest-cache.ts';
 import type {DiscoveryOptions, DiscoveryResult, DiscoveryRoot, WorkflowHandle} from './types.ts';
 
@@ -46,7 +47,21 @@ export async function readWorkflowFolder(
   directory: string,
   root: DiscoveryRoot,
 ): Promise<WorkflowHandle | undefined> {
-  if (!(await isFile(join(directory, 'workflow.yaml')))) return undefined;
+  const size = await fileSize(join(directory, 'workflow.yaml'));
+  if (size === undefined) return undefined;
+  if (size > MAX_MANIFEST_BYTES) {
+    // One hostile manifest among many costs a stat: it is neither read nor hashed nor parsed.
+    const diagnostic = manifestTooLarge(join(directory, 'workflow.yaml'), size);
+    return {
+      name: basename(directory),
+      directory,
+      root,
+      manifestHash: '',
+      manifest: undefined,
+      diagnostics: [diagnostic],
+      locate: async () => diagnostic.location ?? {file: join(directory, 'workflow.yaml'), line: 1, column: 1},
+    };
+  }
   const bytes = await readFile(join(directory, 'workflow.yaml')).catch(() => undefined);
   const manifestHash = bytes === undefined ? '' : sha256Hex(bytes);
   const cached = bytes === undefined ? undefined : await readCachedManifest(directory, bytes);
@@ -91,11 +106,13 @@ async function parseFolder(directory: string, bytes: Uint8Array | undefined): Pr
   return text === undefined ? readManifest(directory) : parseManifest(text, join(directory, 'workflow.yaml'));
 }
 
-async function isFile(file: string): Promise<boolean> {
+/** The size of a regular file, or undefined when there is none. */
+async function fileSize(file: string): Promise<number | undefined> {
   try {
-    return (await stat(file)).isFile();
+    const info = await stat(file);
+    return info.isFile() ? info.size : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -9,6 +9,10 @@ export const errorCodes = {
 
   // manifest (workflow.yaml)
   STRATOS_MANIFEST_UNREADABLE: 'workflow.yaml could not be read.',
+  STRATOS_MANIFEST_TOO_LARGE: 'workflow.yaml is over the 1 MiB size limit or the 10,000 line limit.',
+  STRATOS_MANIFEST_TOO_DEEP: 'workflow.yaml nests mappings and lists more than 64 levels deep.',
+  STRATOS_MANIFEST_PROBLEMS_TRUNCATED:
+    'workflow.yaml has more than 100 problems; the rest are counted, not listed.',
   STRATOS_MANIFEST_YAML_INVALID: 'workflow.yaml is not valid YAML.',
   STRATOS_MANIFEST_NOT_MAPPING: 'workflow.yaml must be a mapping of fields.',
   STRATOS_MANIFEST_FIELD_MISSING: 'A required manifest field is missing.',
@@ -20,10 +24,12 @@ export const errorCodes = {
   STRATOS_MANIFEST_VERSION_INVALID: 'The version is not a semantic version string.',
   STRATOS_MANIFEST_ENTRYPOINT_INVALID:
     'The entrypoint is not a relative TypeScript path inside the workflow folder.',
-  STRATOS_MANIFEST_DESCRIPTION_BLANK: 'A description is empty or only whitespace.',
+  STRATOS_MANIFEST_DESCRIPTION_BLANK: 'A description is empty or only whitespace or invisible characters.',
   STRATOS_MANIFEST_DESCRIPTION_TOO_LONG: 'A description is over its hard limit in Unicode code points.',
   STRATOS_MANIFEST_DESCRIPTION_OVER_TARGET: 'Warning: a description is over its authoring target.',
   STRATOS_MANIFEST_DESCRIPTION_LINE_BREAK: 'shortDescription contains an internal line break.',
+  STRATOS_MANIFEST_DESCRIPTION_CONTROL_CHARACTER:
+    'A description contains a control character other than tab and line breaks (such as a terminal escape).',
 
   // discovery
   STRATOS_WORKFLOW_NOT_FOUND: 'No discovered workflow has that name or directory.',
@@ -55,6 +61,8 @@ export const errorCodes = {
   STRATOS_BUILD_DEPENDENCY_INSTALL_FAILED: "Installing the workflow's npm dependencies failed.",
   STRATOS_BUILD_PACKAGE_TYPE_ADDED: 'Warning: "type": "module" was added to the workflow package.json.',
   STRATOS_BUILD_GENERATED_TRACKED: 'Warning: a generated file is tracked by Git.',
+  STRATOS_BUILD_GENERATED_UNWRITABLE:
+    'A generated file cannot be written: a folder or special file is at its path.',
   STRATOS_BUILD_CHILD_FAILED: 'A child workflow the workflow imports failed to build.',
   STRATOS_BUILD_FAILED: 'One or more workflows failed to build.',
   STRATOS_BUILD_OUTPUT_UNSAFE:
@@ -63,10 +71,13 @@ export const errorCodes = {
 
   // invocation
   STRATOS_INPUT_JSON_INVALID: 'The --input text is not a JSON object.',
+  STRATOS_INPUT_FILE_UNREADABLE: 'The file named by --input-file cannot be read.',
   STRATOS_INPUT_INVALID: 'The input does not match the workflow input schema.',
   STRATOS_OUTPUT_INVALID: 'The value run returned does not match the output schema.',
   STRATOS_RUN_FAILED: 'The workflow run function threw.',
-  STRATOS_RUN_CANCELLED: 'The run was cancelled.',
+  STRATOS_RUN_CANCELLED: 'The run was cancelled (SIGINT, SIGTERM or its parent ended).',
+  STRATOS_RUN_INTERRUPTED:
+    'The process running the workflow ended (killed or crashed) before it recorded a result.',
   STRATOS_RUNTIME_NO_CONTEXT: 'An execution primitive was called outside a running workflow.',
   STRATOS_RUNTIME_CONTEXT_CLOSED: 'The workflow invocation has ended; no new work can start.',
 
@@ -79,6 +90,8 @@ export const errorCodes = {
   STRATOS_MCP_CONNECT_FAILED: 'Connecting to an MCP server (transport or protocol preparation) failed.',
   STRATOS_MCP_AUTH_FAILED:
     'Deprecated, never raised: MCP OAuth failures are AuthenticationErrors with STRATOS_AUTH_* codes.',
+  STRATOS_MCP_CONNECT_TIMEOUT:
+    'An MCP server did not answer the connect request within the connect limit (30 s).',
   STRATOS_MCP_DISCOVERY_FAILED: 'Listing the tools of an MCP server for its wrapper failed.',
   STRATOS_MCP_REQUEST_TIMEOUT: 'An MCP request did not complete within its time limit.',
   STRATOS_MCP_CALL_FAILED: 'An MCP tool call failed before it produced a result.',
@@ -170,6 +183,8 @@ export const errorCodes = {
     '~/.stratos/credentials.json is not a valid version 1 credential file; it was left as it is.',
   STRATOS_CREDENTIALS_PERMISSIONS:
     '~/.stratos/credentials.json or its directory is accessible to other users or owned by another.',
+  STRATOS_CREDENTIALS_NOT_FILE:
+    '~/.stratos/credentials.json is a symbolic link, a folder or another non-regular file; it was left as it is.',
   STRATOS_CREDENTIALS_LOCK_TIMEOUT: 'A credential file or refresh lock could not be acquired in time.',
   STRATOS_CREDENTIALS_WRITE_FAILED:
     'Saving credentials failed; rotated tokens are kept in a pending file for recovery.',

@@ -18,15 +18,33 @@ export async function writeFileAtomic(
   const temporary = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temporary, 'wx', options.mode ?? 0o644);
   try {
-    await handle.writeFile(data);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, file);
+  } catch (error) {
+    // A failed write (a full disk) or rename leaves no temporary file behind.
+    await rm(temporary, {force: true});
+    throw error;
+  }
+}
+
+/**
+ * Overwrites an existing file in place and cuts it to the new length: the fallback when a full disk has no room
+ * for a temporary sibling. The file's own blocks are reused, so a record no longer than the old one fits.
+ * Readers may see a mix for a moment; use it only where a stale record is worse than that.
+ */
+export async function overwriteFileInPlace(file: string, data: string): Promise<void> {
+  const bytes = Buffer.from(data, 'utf8');
+  const handle = await open(file, 'r+');
+  try {
+    await handle.write(bytes, 0, bytes.length, 0);
+    await handle.truncate(bytes.length);
     await handle.sync();
   } finally {
     await handle.close();
-  }
-  try {
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, {force: true});
-    throw error;
   }
 }

@@ -24,6 +24,16 @@ const lineBreaks: Readonly<Record<string, string>> = {
   '\u2029': 'a paragraph separator (U+2029)',
 };
 
+/**
+ * Control characters a description may not hold: C0 and C1 controls (escape sequences that clear or recolor a
+ * terminal) except tab and the line breaks above, plus DEL.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const forbiddenControl = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f]/u;
+
+/** Characters that show nothing: zero-width spaces and joiners, the word joiner, the byte-order mark. */
+const invisible = /[\u200b-\u200d\u2060\ufeff\u00ad]/gu;
+
 // JavaScript's \s covers U+2028 and U+2029 but not U+0085, which YAML authors can still write as "\N".
 const surroundingWhitespace = /^[\s\u0085]+|[\s\u0085]+$/gu;
 
@@ -90,6 +100,17 @@ export function validateDescription(
     return undefined;
   }
   let valid = true;
+  const control = forbiddenControl.exec(value);
+  if (control !== null) {
+    valid = false;
+    const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    ctx.report(
+      'STRATOS_MANIFEST_DESCRIPTION_CONTROL_CHARACTER',
+      `${fieldLabel(entry)} contains the control character U+${code} at code point ${countCodePoints(value.slice(0, control.index)) + 1}; ` +
+        'descriptions are plain text (tabs and line breaks are allowed). Remove it.',
+      entry,
+    );
+  }
   const count = countCodePoints(value);
   if (count > rule.limit) {
     valid = false;
@@ -132,6 +153,7 @@ export function internalLineBreak(text: string): string | undefined {
   return undefined;
 }
 
+/** Blank: nothing but whitespace and invisible characters (a description of zero-width spaces says nothing). */
 function isBlank(text: string): boolean {
-  return text.replace(surroundingWhitespace, '') === '';
+  return text.replace(invisible, '').replace(surroundingWhitespace, '') === '';
 }

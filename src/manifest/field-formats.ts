@@ -6,6 +6,17 @@ export const workflowNamePattern = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 /** The longest workflow name, in characters. */
 export const workflowNameMaxLength = 64;
 
+/**
+ * Names Windows reserves for devices, in any case and with any extension: a workflow or MCP server named so
+ * cannot have its generated files (`.generated/<name>.ts`, `generated/mcp/<name>.ts`) on that system.
+ */
+const reservedDeviceName = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+/** True for `con`, `nul`, `aux`, `prn`, `com1` ... `lpt9` (any case). */
+export function isReservedDeviceName(name: string): boolean {
+  return reservedDeviceName.test(name);
+}
+
 /** The grammar of semver.org 2.0.0 (its suggested regular expression), without a leading `v`. */
 const semanticVersionPattern =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
@@ -23,6 +34,9 @@ export const defaultEntrypoint = 'workflow.ts';
 export function nameProblem(name: string): string | undefined {
   if (name.length > workflowNameMaxLength) {
     return `it has ${name.length} characters; the limit is ${workflowNameMaxLength}. Shorten it.`;
+  }
+  if (isReservedDeviceName(name)) {
+    return `'${name}' is a device name Windows reserves, so its generated files could not exist there. Choose another name, such as '${name}-workflow'.`;
   }
   if (!workflowNamePattern.test(name)) {
     const suggestion = suggestWorkflowName(name);

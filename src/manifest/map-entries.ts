@@ -1,6 +1,8 @@
 /** Reading mappings and lists of workflow.yaml: their entries, unknown keys and missing required keys. */
+
 import {isMap, isScalar, isSeq, type YAMLMap, type YAMLSeq} from 'yaml';
 import {formatPath} from './locate.ts';
+import {MAX_MANIFEST_DIAGNOSTICS} from './manifest-limits.ts';
 import {describeValue, type ManifestEntry, type ValidationContext} from './validation-context.ts';
 
 /** Names a field in a message: the top level is "workflow.yaml", a nested field is "workflow.yaml field 'x'". */
@@ -101,7 +103,9 @@ export function checkKnownKeys(
       owner.path.length === 0
         ? `workflow.yaml has an unknown top-level field '${entry.key}'.`
         : `${fieldLabel(owner)} has an unknown field '${entry.key}'.`;
-    const suggestion = closestName(entry.key, allowed);
+    // Past the reported findings, a suggestion would never be shown: skip the edit distances.
+    const suggestion =
+      ctx.diagnostics.length < MAX_MANIFEST_DIAGNOSTICS ? closestName(entry.key, allowed) : undefined;
     const didYouMean = suggestion === undefined ? '' : ` Did you mean '${suggestion}'?`;
     ctx.report(
       'STRATOS_MANIFEST_FIELD_UNKNOWN',

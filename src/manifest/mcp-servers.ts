@@ -3,6 +3,7 @@
  * wrapper files use, which is why it is a map and not a list.
  */
 import {isScalar, isSeq} from 'yaml';
+import {isReservedDeviceName} from './field-formats.ts';
 import {checkRequiredKeys, fieldLabel, readMapEntries, requireMapping} from './map-entries.ts';
 import {validateOAuth} from './oauth-config.ts';
 import {readFixedMapping, readString, readStringList, readStringMap, readUrl} from './scalar-fields.ts';
@@ -11,6 +12,9 @@ import {describeValue, type ManifestEntry, quote, type ValidationContext} from '
 
 /** Server names: a letter, then letters, digits, `_` and `-` (they become file names and agent selections). */
 export const mcpServerNamePattern = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/** The longest server name, in characters: the wrapper's file name must fit every file system. */
+export const mcpServerNameMaxLength = 64;
 
 const httpKeys = ['type', 'url', 'headers', 'auth'] as const;
 const stdioKeys = ['type', 'command', 'args', 'env'] as const;
@@ -47,6 +51,16 @@ export function validateMcp(
         'STRATOS_MANIFEST_FIELD_INVALID',
         `MCP server name ${quote(server.key)} in workflow.yaml is invalid: it must start with a letter and ` +
           'contain only letters, digits, _ and -. Rename it.',
+        server,
+        {at: 'key'},
+      );
+    } else if (server.key.length > mcpServerNameMaxLength || isReservedDeviceName(server.key)) {
+      valid = false;
+      ctx.report(
+        'STRATOS_MANIFEST_FIELD_INVALID',
+        server.key.length > mcpServerNameMaxLength
+          ? `MCP server name ${quote(server.key)} in workflow.yaml has ${server.key.length} characters; the limit is ${mcpServerNameMaxLength} (it becomes the wrapper's file name). Shorten it.`
+          : `MCP server name ${quote(server.key)} in workflow.yaml is a device name Windows reserves, so its wrapper file could not exist there. Rename it.`,
         server,
         {at: 'key'},
       );

@@ -1,5 +1,5 @@
 /** workflow.yaml text to a validated manifest, with every problem found and a locator for later modules. */
-import {isMap, LineCounter, parseDocument, visit, type YAMLError} from 'yaml';
+import {isMap, isScalar, LineCounter, parseDocument, visit, type YAMLError} from 'yaml';
 import {type Diagnostic, hasErrors, type SourceLocation} from '../errors/index.ts';
 import {
   createManifestLocator,
@@ -8,6 +8,7 @@ import {
   nodeLocation,
   offsetLocation,
 } from './locate.ts';
+import {capManifestDiagnostics, checkManifestDepth, checkManifestSize} from './manifest-limits.ts';
 import type {WorkflowManifest} from './types.ts';
 import {validateManifestFields} from './validate-fields.ts';
 import {createValidationContext, quote} from './validation-context.ts';
@@ -36,13 +37,44 @@ export interface ManifestParseResult {
  * if (manifest === undefined) for (const d of diagnostics) console.error(d.message);
  */
 export function parseManifest(text: string, file: string): ManifestParseResult {
+  // Limits first, in linear time: a hostile manifest is rejected before the parser or validator sees it.
+  const limit = checkManifestSize(text, file) ?? checkManifestDepth(text, file);
+  if (limit !== undefined) {
+    return {
+      manifest: undefined,
+      diagnostics: [limit],
+      locate: () => limit.location ?? {file, line: 1, column: 1},
+    };
+  }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, {lineCounter, prettyErrors: false, strict: true, uniqueKeys: true});
+  // Duplicate keys are found below in one pass: the library's own check compares every pair of a mapping.
+  const doc = parseDocument(text, {lineCounter, prettyErrors: false, strict: true, uniqueKeys: false});
   const locate = createManifestLocator(doc, lineCounter, file);
 
   const yamlProblems = [...doc.errors, ...doc.warnings].map((error) =>
     yamlDiagnostic(error, text, file, lineCounter),
   );
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? pair.key.value : undefined;
+        if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean') continue;
+        const name = String(key);
+        if (!seen.has(name)) {
+          seen.add(name);
+          continue;
+        }
+        const location = nodeLocation(file, lineCounter, pair.key as never) ?? {file, line: 1, column: 1};
+        yamlProblems.push({
+          code: 'STRATOS_MANIFEST_YAML_INVALID',
+          severity: 'error',
+          message: `workflow.yaml has the key ${quote(name)} more than once in the same mapping (line ${location.line}, column ${location.column}). Keep only one of them.`,
+          location,
+        });
+      }
+    },
+  });
   // An alias without its anchor is not an error to the library until the value is converted, so look for them here.
   visit(doc, {
     Alias(_, alias) {
@@ -55,7 +87,13 @@ export function parseManifest(text: string, file: string): ManifestParseResult {
       });
     },
   });
-  if (yamlProblems.length > 0) return {manifest: undefined, diagnostics: sortBySource(yamlProblems), locate};
+  if (yamlProblems.length > 0) {
+    return {
+      manifest: undefined,
+      diagnostics: capManifestDiagnostics(sortBySource(yamlProblems), file),
+      locate,
+    };
+  }
 
   if (!isMap(doc.contents)) {
     const empty = doc.contents === null;
@@ -74,7 +112,7 @@ export function parseManifest(text: string, file: string): ManifestParseResult {
 
   const ctx = createValidationContext({file, text, doc, lineCounter, locate});
   const manifest = validateManifestFields(ctx, doc.contents);
-  const diagnostics = sortBySource(ctx.diagnostics);
+  const diagnostics = capManifestDiagnostics(sortBySource(ctx.diagnostics), file);
   return {
     manifest: hasErrors(diagnostics) || manifest === undefined ? undefined : manifest,
     diagnostics,

@@ -1,6 +1,7 @@
 /** Reads `<workflowDir>/workflow.yaml` from disk and parses it; a file that cannot be read is a diagnostic. */
-import {readFile} from 'node:fs/promises';
+import {readFile, stat} from 'node:fs/promises';
 import {join} from 'node:path';
+import {MAX_MANIFEST_BYTES, manifestTooLarge} from './manifest-limits.ts';
 import {type ManifestParseResult, parseManifest} from './parse-manifest.ts';
 
 /** The manifest's file name inside a workflow folder. */
@@ -17,6 +18,12 @@ export async function readManifest(workflowDir: string): Promise<ManifestParseRe
   const file = join(workflowDir, manifestFileName);
   let bytes: Uint8Array;
   try {
+    // Over the size cap: rejected without reading it (a 10 MB file of blank lines costs nothing).
+    const size = (await stat(file)).size;
+    if (size > MAX_MANIFEST_BYTES) {
+      const diagnostic = manifestTooLarge(file, size);
+      return {manifest: undefined, diagnostics: [diagnostic], locate: () => ({file, line: 1, column: 1})};
+    }
     bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -70,6 +70,8 @@ export function createValidationContext(options: {
 }): ValidationContext {
   const {file, text, doc, lineCounter, locate} = options;
   const diagnostics: Diagnostic[] = [];
+  // Kept as a count: validators ask after each part, and counting the list each time is quadratic.
+  let errors = 0;
 
   const locationOf = (entry: ManifestEntry, at: 'key' | 'value'): SourceLocation => {
     const keyLocation = nodeLocation(file, lineCounter, entry.keyNode);
@@ -89,9 +91,11 @@ export function createValidationContext(options: {
       return isScalar(node) || isCollection(node) ? node : null;
     },
     report(code, message, entry, reportOptions = {}) {
+      const severity = reportOptions.severity ?? 'error';
+      if (severity === 'error') errors++;
       diagnostics.push({
         code,
-        severity: reportOptions.severity ?? 'error',
+        severity,
         message,
         location: locationOf(entry, reportOptions.at ?? 'value'),
         path: formatPath(reportOptions.path ?? entry.path),
@@ -101,7 +105,7 @@ export function createValidationContext(options: {
       return node === null ? null : node.toJS(doc, {maxAliasCount});
     },
     errorCount() {
-      return diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+      return errors;
     },
     sourceOf(node) {
       if (node?.range == null) return undefined;

@@ -23,6 +23,7 @@ import {
 import {RunWorktrees} from '../worktrees/run-worktrees.ts';
 import {AdmissionLimiter} from './admission.ts';
 import {splitOverrides} from './split-overrides.ts';
+import {untilCancelled} from './until-cancelled.ts';
 
 export interface InvokeWorkflowOptions {
   workflow: {name: string; directory: string; manifest: WorkflowManifest};
@@ -111,7 +112,11 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
       );
     }
     const returned = await runInExecutionContext(context, () =>
-      telemetry.activate(() => options.definition.run(validInput as never)),
+      telemetry.activate(() =>
+        untilCancelled(context.abortController.signal, name, () =>
+          options.definition.run(validInput as never),
+        ),
+      ),
     );
     const validated = await validateWorkflowOutput(options.definition, returned);
     outcome = validated.ok

@@ -3,10 +3,12 @@
  * summaries, export diagnostics). Two rules: values of credential-like keys are never recorded, and every known
  * secret value (resolved headers, referenced environment variables and files, registered tokens) is replaced
  * wherever it appears inside a string.
- * Credential values registered process-wide by the credential store (OAuth tokens, client secrets) are removed
- * as well.
+ * Credential values registered process-wide (OAuth tokens and client secrets by the credential store, every value
+ * a `{env:}` or `{file:}` reference resolved to, every secret a Redactor is given) are removed as well, so the
+ * CLI's output channels (the --json envelope, error messages and causes, the echo of workflow console output)
+ * redact with the same rules as the artifacts: see {@link redactOutputText} and {@link redactOutputValue}.
  */
-import {redactCredentialSecrets} from '../errors/authentication-error.ts';
+import {redactCredentialSecrets, registerCredentialSecret} from '../errors/authentication-error.ts';
 
 export const REDACTED = '[REDACTED]';
 
@@ -30,6 +32,7 @@ export class Redactor {
     if (value === undefined) return;
     for (const candidate of secretForms(value)) {
       if (candidate.length < MIN_SECRET_LENGTH || this.#secrets.includes(candidate)) continue;
+      registerCredentialSecret(candidate);
       this.#secrets.push(candidate);
       // Longest first, so a secret containing another is replaced whole.
       this.#secrets.sort((a, b) => b.length - a.length);
@@ -46,6 +49,16 @@ export class Redactor {
       if (result.includes(secret)) result = result.split(secret).join(REDACTED);
     }
     return result;
+  }
+
+  /** A deep copy of a JSON-like value with secret values removed from its strings; keys and shape are kept. */
+  redactStrings(value: unknown): unknown {
+    if (typeof value === 'string') return this.redactString(value);
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map((item) => this.redactStrings(item));
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = this.redactStrings(item);
+    return out;
   }
 
   /** A deep copy of a JSON-like value with credential keys and secret values removed. */
@@ -80,4 +93,24 @@ export function credentialEnvironmentValues(env: NodeJS.ProcessEnv): string[] {
     if (value !== undefined && value !== '' && isCredentialKey(key)) values.push(value);
   }
   return values;
+}
+
+const outputRedactor = new Redactor();
+
+/**
+ * Registers the values of credential-named environment variables (`GITHUB_TOKEN` ...) as secrets of the process,
+ * as every run's artifacts do.
+ */
+export function registerEnvironmentSecrets(env: NodeJS.ProcessEnv): void {
+  for (const value of credentialEnvironmentValues(env)) outputRedactor.addSecret(value);
+}
+
+/** Text for a terminal or pipe with every secret known to the process replaced by `[REDACTED]`. */
+export function redactOutputText(text: string): string {
+  return outputRedactor.redactString(text);
+}
+
+/** A JSON-like value (a --json envelope) with secrets removed from its strings; field names stay. */
+export function redactOutputValue<T>(value: T): T {
+  return outputRedactor.redactStrings(value) as T;
 }

@@ -322,6 +322,9 @@ async function upstreamServers(log: string): Promise<number[]> {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const environ = await readFile(`/proc/${entry}/environ`, 'utf8');
+      // The process-group launcher in front of each stdio server carries its environment too; count servers.
+      const command = await readFile(`/proc/${entry}/cmdline`, 'utf8');
+      if (command.includes('stdio-launcher')) continue;
       if (environ.split('\0').includes(`STRATOS_TEST_CALL_LOG=${log}`)) found.push(Number(entry));
     } catch {
       // Ended while we looked, or not ours.

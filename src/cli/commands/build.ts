@@ -12,6 +12,7 @@ export const buildCommand: CommandHandler = async (command, context) => {
     force: command.values.force === true,
     onProgress: context.progress,
     onNotice: context.notice,
+    signal: context.signal,
   });
   const data = {workflows: results.map(summarize)};
   const warnings = results.flatMap((r) => r.diagnostics.filter((d) => d.severity === 'warning'));

@@ -1,3 +1,6 @@
+import {readFile} from 'node:fs/promises';
+import {resolve} from 'node:path';
+import {text as readText} from 'node:stream/consumers';
 import {runWorkflow} from '../../api/run-workflow.ts';
 import {StratosError} from '../../errors/index.ts';
 import type {CommandHandler} from '../command.ts';
@@ -5,7 +8,7 @@ import {requireTarget} from './require-target.ts';
 
 export const runCommand: CommandHandler = async (command, context) => {
   const target = requireTarget(command, 'run');
-  const input = parseInput(command.values.input);
+  const input = parseInput(...(await readInputText(command.values, context.cwd)));
   const result = await runWorkflow(target, input, {
     cwd: context.cwd,
     env: context.env,
@@ -43,14 +46,45 @@ export const runCommand: CommandHandler = async (command, context) => {
   };
 };
 
-function parseInput(text: string | boolean | undefined): unknown {
-  if (text === undefined || typeof text === 'boolean') return {};
+/**
+ * The input text and where it came from: `--input <json>`, `--input -` (stdin) or `--input-file <path>`, so a
+ * large input never has to fit the OS argument limit. At most one of them.
+ */
+async function readInputText(
+  values: Record<string, string | boolean | undefined>,
+  cwd: string,
+): Promise<[string | undefined, string]> {
+  const inline = typeof values.input === 'string' ? values.input : undefined;
+  const file = typeof values['input-file'] === 'string' ? values['input-file'] : undefined;
+  if (inline !== undefined && file !== undefined) {
+    throw new StratosError(
+      'STRATOS_CLI_USAGE',
+      "Pass the input once: --input '<json>', --input - (stdin) or --input-file <path>, not both --input and --input-file.",
+    );
+  }
+  if (inline === '-') return [await readText(process.stdin), 'The input read from stdin'];
+  if (file === undefined) return [inline, '--input'];
+  const path = resolve(cwd, file);
+  try {
+    return [await readFile(path, 'utf8'), `The input file ${path}`];
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new StratosError(
+      'STRATOS_INPUT_FILE_UNREADABLE',
+      `The input file ${path} cannot be read (${code}). Check the path passed to --input-file.`,
+      {cause: error, details: {path}},
+    );
+  }
+}
+
+function parseInput(text: string | undefined, source: string): unknown {
+  if (text === undefined) return {};
   try {
     return JSON.parse(text);
   } catch (error) {
     throw new StratosError(
       'STRATOS_INPUT_JSON_INVALID',
-      `--input is not valid JSON: ${error instanceof Error ? error.message : String(error)}. Pass one object, for example --input '{"repo":"org/repo"}'.`,
+      `${source} is not valid JSON: ${error instanceof Error ? error.message : String(error)}. Pass one object, for example --input '{"repo":"org/repo"}'.`,
       {cause: error},
     );
   }

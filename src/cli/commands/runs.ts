@@ -127,7 +127,7 @@ function decisionAnswerLines(attributes: Record<string, unknown> | undefined): s
 }
 
 function statusText(run: RunSummary, context: CommandContext): string {
-  return run.stale ? context.paint('running (process gone)', 'yellow') : paintStatus(run.status, context);
+  return run.stale ? context.paint('failed (interrupted)', 'red') : paintStatus(run.status, context);
 }
 
 function paintStatus(status: string, context: CommandContext): string {

@@ -40,12 +40,17 @@ export const commands: CommandSpec[] = [
   {
     name: 'run',
     summary: 'Run a workflow with a JSON input object (builds it first when needed).',
-    usage: "stratos run <workflow> --input '<json>' [--json]",
+    usage: "stratos run <workflow> [--input '<json>' | --input - | --input-file <path>] [--json]",
     positionals: ['workflow'],
     options: {
       json: jsonOption,
       name: nameOption,
-      input: {type: 'string', value: 'json', description: 'The input object as JSON text; default {}.'},
+      input: {
+        type: 'string',
+        value: 'json',
+        description: "The input object as JSON text ('-' reads it from stdin); default {}.",
+      },
+      'input-file': {type: 'string', value: 'path', description: 'Read the input object from a JSON file.'},
     },
     load: async () => (await import('./run.ts')).runCommand,
   },

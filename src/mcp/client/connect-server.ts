@@ -9,7 +9,7 @@ import {McpToolError, StratosError} from '../../errors/index.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
 import {readRememberedVerdicts, rememberVerdict} from './negotiation-verdict.ts';
 import {McpClientSession} from './open-client.ts';
-import {resolveMcpRequestTimeoutMs} from './request-timeout.ts';
+import {resolveMcpConnectTimeoutMs, resolveMcpRequestTimeoutMs} from './request-timeout.ts';
 import {resolveMcpTransport, transportIdentity} from './resolve-transport.ts';
 import type {McpToolResult} from './tool-result.ts';
 import {assertStructuredContent} from './validate-output.ts';
@@ -83,7 +83,7 @@ export async function connectMcpServer(options: ConnectMcpServerOptions): Promis
         session = new McpClientSession({
           server,
           spec,
-          timeoutMs,
+          timeoutMs: resolveMcpConnectTimeoutMs(),
           signal: context.abortController.signal,
           prior,
           identity,

@@ -7,7 +7,7 @@ import type {McpServerConfig} from '../../manifest/index.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
 import {type McpNegotiationVerdict, rememberVerdict} from './negotiation-verdict.ts';
 import {McpClientSession} from './open-client.ts';
-import {resolveMcpRequestTimeoutMs} from './request-timeout.ts';
+import {resolveMcpConnectTimeoutMs, resolveMcpRequestTimeoutMs} from './request-timeout.ts';
 import {resolveMcpTransport, transportIdentity} from './resolve-transport.ts';
 
 export interface DiscoverMcpToolsOptions {
@@ -18,6 +18,8 @@ export interface DiscoverMcpToolsOptions {
   env?: NodeJS.ProcessEnv;
   /** Notices for the person at the terminal, such as a sign-in URL. */
   onNotice?: (message: string) => void;
+  /** Cancels connecting and listing (a cancelled build). */
+  signal?: AbortSignal;
 }
 
 export interface DiscoveredMcpTools {
@@ -44,15 +46,21 @@ export async function discoverMcpTools(options: DiscoverMcpToolsOptions): Promis
   const session = new McpClientSession({
     server: options.server,
     spec,
-    timeoutMs,
+    timeoutMs: resolveMcpConnectTimeoutMs(options.env),
     identity: transportIdentity(options.config, options.directory),
+    ...(options.signal === undefined ? {} : {signal: options.signal}),
   });
   try {
     await session.open();
     let listed: Awaited<ReturnType<typeof session.client.listTools>>;
     try {
-      listed = await session.client.listTools(undefined, {timeout: timeoutMs, cacheMode: 'bypass'});
+      listed = await session.client.listTools(undefined, {
+        timeout: timeoutMs,
+        cacheMode: 'bypass',
+        ...(options.signal === undefined ? {} : {signal: options.signal}),
+      });
     } catch (error) {
+      if (options.signal?.aborted === true) throw options.signal.reason;
       throw new StratosError(
         'STRATOS_MCP_DISCOVERY_FAILED',
         `Listing the tools of the MCP server '${options.server}' failed: ${error instanceof Error ? error.message : String(error)}`,

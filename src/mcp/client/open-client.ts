@@ -3,8 +3,9 @@
  * without a handshake or HTTP session, a legacy server with `initialize`. The SDK is imported here, lazily, so a
  * workflow that uses no MCP never loads it. `close()` works at every stage, including during `open()`.
  */
+import {fileURLToPath} from 'node:url';
 import type {Client} from '@modelcontextprotocol/client';
-import {StratosError} from '../../errors/index.ts';
+import {redactCredentialSecrets, StratosError} from '../../errors/index.ts';
 import {packageVersion} from '../../internal/package-info.ts';
 import type {McpNegotiationVerdict} from './negotiation-verdict.ts';
 import type {McpTransportSpec} from './resolve-transport.ts';
@@ -16,7 +17,7 @@ export interface OpenMcpClientOptions {
   /** The `mcp.servers` key, for messages. */
   server: string;
   spec: McpTransportSpec;
-  /** Limit of the connect exchange (probe or `initialize`). */
+  /** Limit of connecting, every attempt together (spawn, probe or `initialize`): see resolveMcpConnectTimeoutMs. */
   timeoutMs: number;
   /** Aborts connecting; `close()` aborts it too. */
   signal?: AbortSignal;
@@ -40,6 +41,9 @@ export class McpClientSession {
   #stderr = '';
   #closed: Promise<void> | undefined;
   #verdict: McpNegotiationVerdict | undefined;
+  /** Fires when connecting has used up its time limit; `#startedAt` says how long it really took. */
+  #deadline = new AbortController();
+  #startedAt = 0;
 
   constructor(options: OpenMcpClientOptions) {
     this.#options = options;
@@ -78,20 +82,50 @@ export class McpClientSession {
    */
   async open(): Promise<void> {
     const prior = this.#options.prior?.identity === this.#options.identity ? this.#options.prior : undefined;
+    this.#startedAt = performance.now();
+    const timer = setTimeout(
+      () => this.#deadline.abort(new Error('connect time limit')),
+      this.#options.timeoutMs,
+    );
+    // The SDK does not stop every connect stage on its signal (a version probe): cancellation and the time limit
+    // settle open() themselves and close what was started.
+    const stop = AbortSignal.any([
+      this.#closing.signal,
+      this.#deadline.signal,
+      ...(this.#options.signal === undefined ? [] : [this.#options.signal]),
+    ]);
+    let onStop: (() => void) | undefined;
+    const stopped = new Promise<never>((_, reject) => {
+      onStop = () => reject(stop.reason);
+      if (stop.aborted) onStop();
+      else stop.addEventListener('abort', onStop, {once: true});
+    });
+    stopped.catch(() => {});
+    const attempts = this.#openAttempts(prior);
+    attempts.catch(() => {});
+    try {
+      await Promise.race([attempts, stopped]);
+    } catch (error) {
+      await this.#release();
+      throw this.#connectError(error);
+    } finally {
+      clearTimeout(timer);
+      if (onStop !== undefined) stop.removeEventListener('abort', onStop);
+    }
+  }
+
+  async #openAttempts(prior: McpNegotiationVerdict | undefined): Promise<void> {
     if (prior !== undefined) {
       try {
         await this.#connect(prior);
         return;
       } catch (error) {
-        if (this.#aborted()) throw this.#connectError(error);
+        // A server that did not answer in time is not retried: the limit covers every attempt together.
+        if (this.#aborted() || this.#deadline.signal.aborted) throw this.#connectError(error);
         await this.#release();
       }
     }
-    try {
-      await this.#connect(undefined);
-    } catch (error) {
-      throw this.#connectError(error);
-    }
+    await this.#connect(undefined);
   }
 
   close(): Promise<void> {
@@ -125,10 +159,12 @@ export class McpClientSession {
     this.#transport = transport;
     const signals = [
       this.#closing.signal,
+      this.#deadline.signal,
       ...(this.#options.signal === undefined ? [] : [this.#options.signal]),
     ];
+    const remaining = Math.max(1, this.#options.timeoutMs - (performance.now() - this.#startedAt));
     await client.connect(transport, {
-      timeout: this.#options.timeoutMs,
+      timeout: Math.ceil(remaining),
       signal: AbortSignal.any(signals),
       ...(prior === undefined
         ? {}
@@ -139,7 +175,8 @@ export class McpClientSession {
                 : {kind: 'modern' as const, discover: prior.discover as never},
           }),
     });
-    if (this.#aborted()) throw this.#closing.signal.reason;
+    if (this.#aborted() || this.#deadline.signal.aborted)
+      throw this.#closing.signal.reason ?? this.#deadline.signal.reason;
     const era = client.getProtocolEra();
     const protocolVersion = client.getNegotiatedProtocolVersion();
     const version = protocolVersion === undefined ? {} : {protocolVersion};
@@ -162,9 +199,11 @@ export class McpClientSession {
       return new StreamableHTTPClientTransport(new URL(spec.url), {requestInit: {headers: spec.headers}});
     }
     const {StdioClientTransport} = await import('@modelcontextprotocol/client/stdio');
+    // On POSIX the server runs in a process group of its own, ended whole at close (see stdio-launcher.ts).
+    const grouped = process.platform !== 'win32';
     const transport = new StdioClientTransport({
-      command: spec.command,
-      args: spec.args,
+      command: grouped ? process.execPath : spec.command,
+      args: grouped ? [launcherPath, spec.command, ...spec.args] : spec.args,
       env: spec.env,
       cwd: spec.cwd,
       stderr: 'pipe',
@@ -196,18 +235,20 @@ export class McpClientSession {
     if (this.#aborted()) {
       return new StratosError(
         'STRATOS_MCP_CALL_CANCELLED',
-        `Connecting to the MCP server '${server}' was cancelled because the invocation ended.`,
+        `Connecting to the MCP server '${server}' was cancelled because ${cancelReason(this.#options.signal)}.`,
         {cause: error, details: {server}},
       );
     }
     const message = error instanceof Error ? error.message : String(error);
     const where = describeTransport(this.#options.spec);
-    const stderr = this.#stderr.trim();
-    if ((error as {code?: unknown}).code === 'REQUEST_TIMEOUT') {
+    const stderr = redactStderr(this.#stderr.trim(), this.#options.spec);
+    const tail = stderr === '' ? ' It wrote nothing to stderr.' : `\nServer stderr (last lines):\n${stderr}`;
+    if (this.#deadline.signal.aborted || (error as {code?: unknown}).code === 'REQUEST_TIMEOUT') {
+      const waited = formatSeconds(performance.now() - this.#startedAt);
       return new StratosError(
-        'STRATOS_MCP_REQUEST_TIMEOUT',
-        `Connecting to the MCP server '${server}' (${where}) timed out after ${this.#options.timeoutMs} ms.`,
-        {cause: error, details: {server}},
+        'STRATOS_MCP_CONNECT_TIMEOUT',
+        `The MCP server '${server}' (${where}) did not answer the connect request within ${formatSeconds(this.#options.timeoutMs)} (waited ${waited}). Check that the command starts an MCP server that speaks JSON-RPC on stdin and stdout (or that the URL is an MCP endpoint).${tail}`,
+        {cause: error, details: {server, timeoutMs: this.#options.timeoutMs}},
       );
     }
     return new StratosError(
@@ -217,6 +258,33 @@ export class McpClientSession {
       {cause: error, details: {server}},
     );
   }
+}
+
+const launcherPath = fileURLToPath(
+  new URL(`./stdio-launcher${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+);
+
+function cancelReason(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  return reason instanceof StratosError
+    ? `the command was cancelled (${reason.code})`
+    : 'the invocation ended';
+}
+
+function formatSeconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}
+
+/**
+ * A server's stderr may echo what it was given: every resolved environment value and header is replaced (with
+ * every secret the process knows) before the tail goes into a message.
+ */
+function redactStderr(text: string, spec: McpTransportSpec): string {
+  let result = redactCredentialSecrets(text);
+  const values = Object.values(spec.kind === 'http' ? spec.headers : spec.env).filter((v) => v.length >= 6);
+  for (const value of values.sort((a, b) => b.length - a.length))
+    result = result.split(value).join('[REDACTED]');
+  return result;
 }
 
 /** The transport without secrets: a URL or a command line (environment values are never shown). */

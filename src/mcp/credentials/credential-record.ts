@@ -24,6 +24,8 @@ export interface CredentialRecord extends CredentialIdentity {
   /** Unix seconds. Absent when the token response carried no `expires_in`. */
   expiresAt?: number;
   scope?: string;
+  /** Fields of the stored record this Stratos does not know (a newer Stratos wrote them): kept on rewrite. */
+  unknownFields?: Record<string, unknown>;
 }
 
 export const credentialFileVersion = 1;
@@ -69,7 +71,10 @@ export function registerRecordSecrets(records: readonly CredentialRecord[]): voi
  *
  * @throws AuthenticationError `STRATOS_CREDENTIALS_MALFORMED` naming the file and what is wrong, never a value.
  */
-export function parseCredentialFile(text: string, file: string): CredentialRecord[] {
+export function parseCredentialFile(
+  text: string,
+  file: string,
+): {records: CredentialRecord[]; extra: Record<string, unknown>} {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -77,7 +82,11 @@ export function parseCredentialFile(text: string, file: string): CredentialRecor
     // JSON.parse messages quote the text around the problem, which may be a token: say only that it is not JSON.
     throw malformed(file, 'it is not valid JSON');
   }
-  return parseCredentialData(data, file);
+  const records = parseCredentialData(data, file);
+  const extra = Object.fromEntries(
+    Object.entries(data as Record<string, unknown>).filter(([key]) => key !== 'version' && key !== 'records'),
+  );
+  return {records, extra};
 }
 
 /** Validates parsed credential data (the file, or a pending rotation's record list). */
@@ -101,6 +110,9 @@ function parseRecord(item: unknown, index: number, file: string): CredentialReco
   const where = `records[${index}]`;
   if (!isObject(item)) throw malformed(file, `${where} is not an object`);
   const record: Partial<CredentialRecord> = {};
+  const known = new Set<string>([...identityKeys, ...stringKeys, ...numberKeys]);
+  const unknownFields = Object.entries(item).filter(([key]) => !known.has(key));
+  if (unknownFields.length > 0) record.unknownFields = Object.fromEntries(unknownFields);
   for (const key of identityKeys) {
     const value = item[key];
     if (typeof value !== 'string' || value === '')
@@ -123,16 +135,19 @@ function parseRecord(item: unknown, index: number, file: string): CredentialReco
   return record as CredentialRecord;
 }
 
-/** The file text of `records`: stable key order, one record per entry. */
-export function serializeCredentialFile(records: readonly CredentialRecord[]): string {
+/** The file text of `records`: stable key order, one record per entry; unknown fields kept after the known. */
+export function serializeCredentialFile(
+  records: readonly CredentialRecord[],
+  extra: Record<string, unknown> = {},
+): string {
   const ordered = records.map((record) => {
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = {...record.unknownFields};
     for (const key of [...identityKeys, ...stringKeys, ...numberKeys]) {
       if (record[key] !== undefined) out[key] = record[key];
     }
     return out;
   });
-  return `${JSON.stringify({version: credentialFileVersion, records: ordered}, null, 2)}\n`;
+  return `${JSON.stringify({...extra, version: credentialFileVersion, records: ordered}, null, 2)}\n`;
 }
 
 function malformed(file: string, problem: string): AuthenticationError {

@@ -10,7 +10,8 @@
  * them and every later read folds them in, so a rotated refresh token is never lost to a failed save.
  */
 import {createHash, randomBytes} from 'node:crypto';
-import {chmod, mkdir, open, readdir, readFile, rm, stat} from 'node:fs/promises';
+import {constants} from 'node:fs';
+import {chmod, lstat, mkdir, open, readdir, readFile, rm, stat} from 'node:fs/promises';
 import {join} from 'node:path';
 import {AuthenticationError} from '../../errors/index.ts';
 import {writeFileAtomic} from '../../internal/atomic-write.ts';
@@ -72,7 +73,7 @@ export class CredentialStore {
    * @throws AuthenticationError `STRATOS_CREDENTIALS_MALFORMED`, `STRATOS_CREDENTIALS_PERMISSIONS`.
    */
   async read(): Promise<CredentialRecord[]> {
-    const records = await this.#readMain();
+    const {records} = await this.#readMain();
     return (await this.#foldPending(records)).records;
   }
 
@@ -92,10 +93,12 @@ export class CredentialStore {
       `${this.file}.lock`,
       {timeoutMs: this.#fileLockTimeoutMs, staleMs: 30_000, label: 'credential file'},
       async () => {
-        const folded = await this.#foldPending(await this.#readMain());
+        const main = await this.#readMain();
+        const folded = await this.#foldPending(main.records);
         const {records, result} = change(folded.records.map((record) => ({...record})));
         registerRecordSecrets(records);
-        await writeFileAtomic(this.file, serializeCredentialFile(records), {mode: 0o600});
+        // Fields this Stratos does not know (written by a newer one) are kept on rewrite.
+        await writeFileAtomic(this.file, serializeCredentialFile(records, main.extra), {mode: 0o600});
         await Promise.all(folded.consumed.map((path) => rm(path, {force: true})));
         return result;
       },
@@ -182,7 +185,7 @@ export class CredentialStore {
 
   async #exists(): Promise<boolean> {
     try {
-      await stat(this.file);
+      assertRegularFile(await lstat(this.file), this.file);
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
@@ -190,11 +193,13 @@ export class CredentialStore {
     }
   }
 
-  async #readMain(): Promise<CredentialRecord[]> {
+  async #readMain(): Promise<{records: CredentialRecord[]; extra: Record<string, unknown>}> {
     await this.#checkDirectoryForRead();
     let text: string;
     try {
-      const handle = await open(this.file, 'r');
+      // A symbolic link (even a dangling one) is refused, never followed or replaced: see assertRegularFile.
+      assertRegularFile(await lstat(this.file), this.file);
+      const handle = await open(this.file, constants.O_RDONLY | constants.O_NOFOLLOW);
       try {
         assertSafeFile(await handle.stat(), this.file);
         text = await handle.readFile('utf8');
@@ -202,7 +207,9 @@ export class CredentialStore {
         await handle.close();
       }
     } catch (error) {
-      if (isNotFound(error)) return [];
+      if (isNotFound(error)) return {records: [], extra: {}};
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+        throw notRegularFile(this.file, 'a symbolic link');
       throw error;
     }
     return parseCredentialFile(text, this.file);
@@ -287,7 +294,25 @@ function hashToken(token: string | undefined): string | undefined {
   return token === undefined ? undefined : createHash('sha256').update(token).digest('hex');
 }
 
-function assertSafeFile(info: {mode: number; uid: number}, file: string): void {
+/**
+ * The credential file must be a regular file: renaming a new file over a symbolic link would replace the link and
+ * leave the tokens in its target (a "signed out" that is not), and a folder is no permission problem.
+ */
+function assertRegularFile(info: {isFile(): boolean; isSymbolicLink(): boolean}, file: string): void {
+  if (info.isSymbolicLink()) throw notRegularFile(file, 'a symbolic link');
+  if (!info.isFile()) throw notRegularFile(file, 'not a regular file (a folder or a special file)');
+}
+
+function notRegularFile(file: string, what: string): AuthenticationError {
+  return new AuthenticationError(
+    'STRATOS_CREDENTIALS_NOT_FILE',
+    `The credential path ${file} is ${what}; Stratos reads and writes credentials only in a regular file there. Stratos left it unchanged. Move the real file to ${file} (or remove what is there and sign in again with 'stratos mcp login --name <server>').`,
+    {details: {path: file}},
+  );
+}
+
+function assertSafeFile(info: {mode: number; uid: number; isFile(): boolean}, file: string): void {
+  if (!info.isFile()) throw notRegularFile(file, 'not a regular file (a folder or a special file)');
   if (process.platform === 'win32') return;
   assertOwned(info, file);
   if ((info.mode & 0o077) !== 0) throw unsafe(file, info.mode, 'file', 'chmod 600');

@@ -13,6 +13,8 @@ import {type FileHandle, open} from 'node:fs/promises';
 export class AppendWriter {
   #path: string;
   #handle: Promise<FileHandle> | undefined;
+  /** Bytes of whole records in the file: a failed write is truncated back to it, so no line is ever torn. */
+  #size = 0;
   #pending: string[] = [];
   #writing: Promise<void> | undefined;
   #failure: unknown;
@@ -62,12 +64,22 @@ export class AppendWriter {
     });
     this.#wake = undefined;
     try {
-      this.#handle ??= open(this.#path, 'a', 0o600);
+      this.#handle ??= open(this.#path, 'a', 0o600).then(async (handle) => {
+        this.#size = (await handle.stat()).size;
+        return handle;
+      });
       const handle = await this.#handle;
       while (this.#pending.length > 0) {
-        const chunk = this.#pending.join('');
+        const chunk = Buffer.from(this.#pending.join(''), 'utf8');
         this.#pending = [];
-        await handle.appendFile(chunk);
+        try {
+          await handle.appendFile(chunk);
+        } catch (error) {
+          // A full disk writes part of a chunk: cut the file back to its last whole record.
+          await handle.truncate(this.#size).catch(() => {});
+          throw error;
+        }
+        this.#size += chunk.length;
       }
     } catch (error) {
       this.#failure = error;

@@ -3,13 +3,25 @@
  * folder is shared by the run's descendant workflows. Every write failure is reported once through `onError`
  * and never thrown: artifacts must not fail the workflow.
  */
+import {renameSync, writeFileSync} from 'node:fs';
 import {mkdir} from 'node:fs/promises';
 import {join} from 'node:path';
-import {writeFileAtomic} from '../../internal/atomic-write.ts';
+import {overwriteFileInPlace, writeFileAtomic} from '../../internal/atomic-write.ts';
 import {AppendWriter} from './jsonl-writer.ts';
 import {ensureWorkspaceFolder, runFolderName} from './run-folders.ts';
 import {formatLogLine} from './run-log.ts';
 import {EVENTS_FILE, type EventRecord, LOG_FILE, RUN_FILE, type RunRecord} from './run-record.ts';
+
+/** Runs of this process whose final run.json is not written yet (for an exit that cannot wait: see below). */
+const unfinished = new Set<RunArtifacts>();
+
+/**
+ * Writes run.json of every unfinished run of this process as `cancelled`, synchronously: for a process about to
+ * exit at once (a second SIGINT or SIGTERM), so no run it leaves behind says `running`.
+ */
+export function recordUnfinishedRunsCancelled(error: {code: string; message: string}): void {
+  for (const run of unfinished) run.recordCancelledSync(error);
+}
 
 export class RunArtifacts {
   readonly directory: string;
@@ -41,6 +53,7 @@ export class RunArtifacts {
     const directory = join(workspace, runId);
     await mkdir(directory, {recursive: true, mode: 0o700});
     const artifacts = new RunArtifacts(directory, {...record, runId}, onError);
+    unfinished.add(artifacts);
     await artifacts.#writeRunJson();
     return artifacts;
   }
@@ -60,14 +73,51 @@ export class RunArtifacts {
   async finish(update: Partial<RunRecord>): Promise<void> {
     await Promise.all([this.#events.close(), this.#log.close()]);
     this.#record = {...this.#record, ...update};
-    await this.#writeRunJson();
+    await this.#writeRunJson(true);
+    unfinished.delete(this);
   }
 
-  #writeRunJson(): Promise<void> {
+  /** The final record as `cancelled`, written at once without waiting for the run's own end (see above). */
+  recordCancelledSync(error: {code: string; message: string}): void {
+    unfinished.delete(this);
+    const endedAt = new Date();
+    const record: RunRecord = {
+      ...this.#record,
+      status: 'cancelled',
+      endedAt: endedAt.toISOString(),
+      durationMs: Math.max(0, endedAt.getTime() - Date.parse(this.#record.startedAt)),
+      error,
+    };
+    const file = join(this.directory, RUN_FILE);
+    const temporary = `${file}.${process.pid}.exit.tmp`;
+    try {
+      writeFileSync(temporary, `${JSON.stringify(record, null, 2)}\n`, {mode: 0o600});
+      renameSync(temporary, file);
+    } catch {
+      // The process is exiting: the next command that reads runs reconciles this one.
+    }
+  }
+
+  /**
+   * Replaces run.json atomically. The final record must not stay `running` on a full disk: when there is no room
+   * for the temporary file, a compact record (value previews left out) overwrites the old one in its own blocks.
+   */
+  #writeRunJson(final = false): Promise<void> {
+    const file = join(this.directory, RUN_FILE);
     const text = `${JSON.stringify(this.#record, null, 2)}\n`;
     this.#runJsonWrite = this.#runJsonWrite
-      .then(() => writeFileAtomic(join(this.directory, RUN_FILE), text, {mode: 0o600}))
-      .catch((error: unknown) => this.#onError(RUN_FILE, error));
+      .then(() => writeFileAtomic(file, text, {mode: 0o600}))
+      .catch(async (error: unknown) => {
+        this.#onError(RUN_FILE, error);
+        if (final) await overwriteFileInPlace(file, compactRecord(this.#record)).catch(() => {});
+      });
     return this.#runJsonWrite;
   }
+}
+
+/** The record without value previews, in one line: what fits where the first run.json was. */
+function compactRecord(record: RunRecord): string {
+  const {input, output, ...rest} = record;
+  const bare = (summary: RunRecord['input']) => ({type: summary.type, preview: '', truncated: true});
+  return `${JSON.stringify({...rest, input: bare(input), ...(output === undefined ? {} : {output: bare(output)})})}\n`;
 }

@@ -3,8 +3,10 @@
  * The tree shows what was recorded and nothing more: a node without an end record has no status or duration,
  * and token usage is summed only from operations that reported it.
  */
-import {readdir, readFile} from 'node:fs/promises';
+import {readdir, readFile, stat} from 'node:fs/promises';
 import {join} from 'node:path';
+import {StratosError} from '../../errors/index.ts';
+import {writeFileAtomic} from '../../internal/atomic-write.ts';
 import {isNotFound, isRecord} from '../../internal/json-file.ts';
 import {attributeNames} from '../conventions.ts';
 import {isProcessAlive} from '../retention/apply-retention.ts';
@@ -17,7 +19,10 @@ export interface StoredRun {
   directory: string;
   /** The absolute invocation directory the workspace folder stands for. */
   workspacePath: string | undefined;
-  /** `running` in run.json but its process is gone: the run crashed or was killed. */
+  /**
+   * The run's process ended without recording a result (a crash or SIGKILL). Such a run is reconciled the first
+   * time it is read: run.json then says `failed` with STRATOS_RUN_INTERRUPTED.
+   */
   stale: boolean;
 }
 
@@ -61,13 +66,49 @@ export async function readStoredRuns(
     }
     if (options.workspacePath !== undefined && workspacePath !== options.workspacePath) continue;
     for (const runId of await listFolders(folder)) {
-      const record = await readRunRecord(join(folder, runId));
+      const directory = join(folder, runId);
+      let record = await readRunRecord(directory);
       if (record === undefined) continue;
-      const stale = record.status === 'running' && !isProcessAlive(record.pid);
-      runs.push({record, directory: join(folder, runId), workspacePath, stale});
+      if (record.status === 'running' && !isProcessAlive(record.pid)) {
+        record = await reconcileInterruptedRun(directory, record);
+      }
+      const stale = record.error?.code === 'STRATOS_RUN_INTERRUPTED';
+      runs.push({record, directory, workspacePath, stale});
     }
   }
   return runs.sort((a, b) => (a.record.runId < b.record.runId ? 1 : -1));
+}
+
+/**
+ * A `running` record whose process is gone gets its final state: `failed` with STRATOS_RUN_INTERRUPTED, ended at
+ * its last recorded event (or the last write of its folder). Written atomically; a failed write changes nothing.
+ */
+async function reconcileInterruptedRun(directory: string, record: RunRecord): Promise<RunRecord> {
+  const {events} = await readRunEvents(directory).catch(() => ({events: [] as EventRecord[]}));
+  const last = events.at(-1)?.time;
+  const endedAt =
+    last ??
+    (await stat(join(directory, RUN_FILE))
+      .then((info) => info.mtime.toISOString())
+      .catch(() => record.startedAt));
+  const reconciled: RunRecord = {
+    ...record,
+    status: 'failed',
+    endedAt,
+    durationMs: Math.max(0, Date.parse(endedAt) - Date.parse(record.startedAt)),
+    error: {
+      code: 'STRATOS_RUN_INTERRUPTED',
+      message: `The process (pid ${record.pid}) running workflow '${record.workflow.name}' ended before it recorded a result: it was killed or crashed.`,
+    },
+  };
+  try {
+    await writeFileAtomic(join(directory, RUN_FILE), `${JSON.stringify(reconciled, null, 2)}\n`, {
+      mode: 0o600,
+    });
+  } catch {
+    // Read-only or full: the record is still shown reconciled; a later read tries again.
+  }
+  return reconciled;
 }
 
 export async function readRunRecord(directory: string): Promise<RunRecord | undefined> {
@@ -222,6 +263,11 @@ async function listFolders(path: string): Promise<string[]> {
     return (await readdir(path, {withFileTypes: true})).filter((e) => e.isDirectory()).map((e) => e.name);
   } catch (error) {
     if (isNotFound(error)) return [];
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new StratosError(
+      'STRATOS_RUNS_UNREADABLE',
+      `The runs folder ${path} cannot be read (${code}): ${code === 'ENOTDIR' ? 'it is not a folder' : 'check its permissions'}. Move it aside (Stratos recreates ${path} on the next run) or fix its permissions.`,
+      {cause: error, details: {path}},
+    );
   }
 }

@@ -3,7 +3,7 @@
  * Collector's file exporter), appended, so a file collects many runs and every line parses on its own.
  * Loaded only with the OpenTelemetry SDK.
  */
-import {mkdir} from 'node:fs/promises';
+import {mkdir, open} from 'node:fs/promises';
 import {dirname} from 'node:path';
 import type {Attributes, AttributeValue, HrTime} from '@opentelemetry/api';
 import {type ExportResult, ExportResultCode} from '@opentelemetry/core';
@@ -40,15 +40,43 @@ export class FileSpanExporter implements SpanExporter {
   }
 
   async #write(line: string): Promise<void> {
-    this.#ready ??= mkdir(dirname(this.#path), {recursive: true}).then(() => {
-      this.#writer = new AppendWriter(this.#path, (error) => {
-        this.#error = error;
+    this.#ready ??= mkdir(dirname(this.#path), {recursive: true})
+      .then(() => assertTraceFile(this.#path))
+      .then(() => {
+        this.#writer = new AppendWriter(this.#path, (error) => {
+          this.#error = error;
+        });
       });
-    });
     await this.#ready;
     this.#writer!.append(line);
     await this.#writer!.flush();
     if (this.#error !== undefined) throw this.#error;
+  }
+}
+
+/**
+ * Appends go only to a new file or one that already holds OTLP/JSON lines: a path that names some unrelated file
+ * (a typo, `~/.bashrc`) is refused, and the run reports it as an export warning.
+ */
+async function assertTraceFile(path: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    const head = Buffer.alloc(32);
+    const {bytesRead} = await handle.read(head, 0, head.length, 0);
+    const text = head.subarray(0, bytesRead).toString('utf8');
+    if (bytesRead > 0 && !text.startsWith('{"resourceSpans"')) {
+      throw new Error(
+        `The trace file ${path} already exists and does not hold OTLP/JSON trace lines, so Stratos does not append to it. Point the file exporter's path at a new file.`,
+      );
+    }
+  } finally {
+    await handle.close();
   }
 }
 

@@ -49,7 +49,7 @@ mcp:
         API_KEY: "{file:~/.stratos/secrets/service-key}"
 agents:
   reviewer:
-    harness: claude
+    harness: claude-code
     allowedMcps: [github]
 decisions:
   triage:
@@ -133,7 +133,7 @@ test('a full manifest with mcp servers, agents, decisions and telemetry is parse
         },
       },
     },
-    agents: {reviewer: {harness: 'claude', allowedMcps: ['github']}},
+    agents: {reviewer: {harness: 'claude-code', allowedMcps: ['github']}},
     decisions: {triage: {model: 'llama3'}},
     telemetry: {
       exporters: [
@@ -368,12 +368,12 @@ test('a key that is not a plain name is invalid', () => {
 test('anchors and aliases are followed', () => {
   const result = parseManifest(
     'name: &n pr-review\nshortDescription: &s Short text.\nlongDescription: *s\nversion: "1.0.0"\n' +
-      'agents:\n  base: &base {harness: claude}\n  copy: *base\n',
+      'agents:\n  base: &base {harness: claude-code}\n  copy: *base\n',
     file,
   );
   assertValid(result);
   assert.equal(result.manifest?.longDescription, 'Short text.');
-  assert.deepEqual(result.manifest?.agents, {base: {harness: 'claude'}, copy: {harness: 'claude'}});
+  assert.deepEqual(result.manifest?.agents, {base: {harness: 'claude-code'}, copy: {harness: 'claude-code'}});
 });
 
 test('CRLF line endings parse the same and keep locations', () => {

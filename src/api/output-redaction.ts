@@ -1,0 +1,10 @@
+/**
+ * The redaction of every CLI output channel: the same process-wide secrets and rules as the run artifacts
+ * (src/telemetry/redaction.ts), for the --json envelope, error messages with their causes and the live echo of
+ * workflow console output.
+ */
+export {
+  redactOutputText,
+  redactOutputValue,
+  registerEnvironmentSecrets,
+} from '../telemetry/redaction.ts';

@@ -1,0 +1,329 @@
+// The hardening probes as a fuzz test (issue 20): manifests and inputs generated from a fixed seed, so every run
+// checks the same cases and a failure is reproducible. Each case must end in a coded diagnostic or error — never a
+// throw, STRATOS_INTERNAL, a stack trace or more than one envelope. In-process for the many cheap manifest cases,
+// through the real CLI for a sample of manifests (one `list`) and for every generated input (`run`).
+import assert from 'node:assert/strict';
+import {after, before, test} from 'node:test';
+import {z} from 'zod';
+import {workflow} from '../../src/contract/index.ts';
+import {validateWorkflowInput} from '../../src/contract/validate.ts';
+import {errorCodes} from '../../src/errors/codes.ts';
+import {parseManifest} from '../../src/manifest/index.ts';
+import {createTempProject, echoWorkflow, manifest, type TempProject} from '../helpers/temp-project.ts';
+
+const SEED = 20_2026;
+const MANIFEST_CASES = 400;
+const CLI_MANIFEST_CASES = 40;
+const CLI_INPUT_CASES = 16;
+const INPUT_CASES = 300;
+
+/** mulberry32: a small, fixed, seedable generator. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Every case draws from a generator seeded with its own number, so a case is the same whatever ran before it.
+let next = random(SEED);
+const seedCase = (kind: number, index: number) => {
+  next = random(SEED + kind * 1_000_003 + index);
+};
+const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+const int = (max: number) => Math.floor(next() * max);
+
+const strangeText = [
+  '',
+  ' ',
+  '\u200b\u200b',
+  'Clears \u001b[2J the screen',
+  'bell \u0007 here',
+  'tab\tinside',
+  'line\nbreak',
+  '🚀 launch',
+  '{env:NOT_SET_ANYWHERE}',
+  '{file:../../etc/passwd}',
+  '__proto__',
+  'constructor',
+  '$(rm -rf /)',
+  '`id`',
+  'quote \' and " both',
+  'x'.repeat(5000),
+  'é'.repeat(401),
+  'a: b',
+  '- item',
+  '&anchor',
+  '*alias',
+  '!!binary aGk=',
+  '%YAML 1.2',
+];
+
+const yamlScalar = (text: string) => JSON.stringify(text);
+
+/** One manifest text: a valid base with a few mutations (fields, types, structure, raw syntax). */
+function generateManifest(index: number): string {
+  seedCase(1, index);
+  const name = pick(['fuzz', `fuzz-${index}`, 'con', 'Fuzz_Case', 'a'.repeat(70), '__proto__', 'x', '-bad']);
+  const fields: Record<string, string> = {
+    name: yamlScalar(name),
+    shortDescription: yamlScalar(pick(['Fuzzed workflow.', ...strangeText])),
+    longDescription: yamlScalar(pick(['Used by the fuzz test.', ...strangeText])),
+    version: yamlScalar(pick(['1.0.0', '1.0', 'v1', '', '2.1.0-beta.1+build.5'])),
+  };
+  const mutations = 1 + int(4);
+  for (let m = 0; m < mutations; m++) {
+    switch (int(14)) {
+      case 0:
+        delete fields[pick(Object.keys(fields))];
+        break;
+      case 1:
+        fields[pick(['name', 'version', 'shortDescription'])] = pick([
+          '[1, 2]',
+          '{a: 1}',
+          '42',
+          'true',
+          'null',
+          '~',
+        ]);
+        break;
+      case 2:
+        fields[`unknown_${int(1000)}`] = yamlScalar(pick(strangeText));
+        break;
+      case 3:
+        fields.mcp = pick([
+          '{servers: {gh: {type: http, url: "not a url"}}}',
+          '{servers: [a, b]}',
+          `{servers: {${'s'.repeat(301)}: {type: stdio, command: node}}}`,
+          '{servers: {nul: {type: stdio, command: node}}}',
+          '{servers: {ok: {type: stdio, command: node, args: [1, 2]}}}',
+          '{servers: {ok: {type: ftp}}}',
+          '{servers: {ok: {type: http, url: "http://127.0.0.1:1/mcp", auth: {type: oauth, callbackPort: -1}}}}',
+          '{servers: {__proto__: {type: stdio, command: node}}}',
+        ]);
+        break;
+      case 4:
+        fields.agents = pick([
+          '{a: {harness: nope}}',
+          '{a: 1}',
+          '[x]',
+          '{a: {harness: codex, effort: 7}}',
+          '{}',
+        ]);
+        break;
+      case 5:
+        fields.telemetry = pick([
+          '{exporters: [{type: file}]}',
+          '{exporters: [{type: otlp, endpoint: 12}]}',
+          '{exporters: {type: file}}',
+          '{exporters: [{type: file, path: "/etc/shadow"}]}',
+        ]);
+        break;
+      case 6:
+        fields.entrypoint = yamlScalar(
+          pick(['../outside.ts', '/abs.ts', 'main.js', 'types.d.ts', 'ok.ts', '']),
+        );
+        break;
+      case 7:
+        fields.deep = `${'['.repeat(1 + int(900))}${']'.repeat(1 + int(900))}`;
+        break;
+      case 8:
+        fields.description = yamlScalar('legacy');
+        break;
+      case 9:
+        fields.anchors = pick(['&a [*a]', '*missing', '&a {x: 1}', '[&b 1, *b, *b]']);
+        break;
+      default:
+        break;
+    }
+  }
+  let text = Object.entries(fields)
+    .map(([key, value]) => `${key}: ${value}`)
+    .join('\n');
+  switch (int(12)) {
+    case 0:
+      text += `\n${pick(Object.keys(fields).length > 0 ? Object.keys(fields) : ['name'])}: duplicate`;
+      break;
+    case 1:
+      text = text.slice(0, int(text.length + 1));
+      break;
+    case 2:
+      text += `\n${'  '.repeat(1 + int(8))}misindented: value`;
+      break;
+    case 3:
+      text += `\n---\nname: second`;
+      break;
+    case 4:
+      text = text.replaceAll('\n', '\r\n');
+      break;
+    case 5:
+      text += '\n'.repeat(int(20_000));
+      break;
+    case 6:
+      text = `\ufeff${text}`;
+      break;
+    default:
+      break;
+  }
+  return `${text}\n`;
+}
+
+const knownCodes = new Set(Object.keys(errorCodes));
+
+test('generated manifests always end in coded diagnostics with locations, never a throw', () => {
+  for (let i = 0; i < MANIFEST_CASES; i++) {
+    const text = generateManifest(i);
+    let result: ReturnType<typeof parseManifest>;
+    try {
+      result = parseManifest(text, `/fuzz/${i}/workflow.yaml`);
+    } catch (error) {
+      assert.fail(`case ${i} threw ${(error as Error).message}:\n${text.slice(0, 500)}`);
+    }
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    assert.equal(
+      result.manifest === undefined,
+      errors.length > 0,
+      `case ${i}: a manifest exactly when no error`,
+    );
+    assert.ok(result.diagnostics.length <= 101, `case ${i}: at most 100 findings and a count`);
+    for (const diagnostic of result.diagnostics) {
+      assert.ok(knownCodes.has(diagnostic.code), `case ${i}: unknown code ${diagnostic.code}`);
+      assert.ok(diagnostic.code !== 'STRATOS_INTERNAL', `case ${i}: internal error`);
+      assert.doesNotMatch(diagnostic.message, /call stack|Maximum call|undefined is not/, `case ${i}`);
+      assert.ok(
+        (diagnostic.location?.line ?? 0) >= 1 && (diagnostic.location?.column ?? 0) >= 1,
+        `case ${i}`,
+      );
+    }
+  }
+});
+
+const definition = workflow({
+  input: z.strictObject({
+    text: z.string().describe('Text'),
+    count: z.number().int().optional().describe('A count'),
+    tags: z.array(z.string()).optional().describe('Tags'),
+    nested: z
+      .strictObject({flag: z.boolean().describe('A flag')})
+      .optional()
+      .describe('Nested'),
+  }),
+  output: z.object({}),
+  run: () => ({}),
+});
+
+/** A JSON-like value of random shape: wrong types, unknown fields, deep nesting, long strings. */
+function generateValue(depth = 0): unknown {
+  switch (int(depth > 3 ? 6 : 10)) {
+    case 0:
+      return pick(strangeText);
+    case 1:
+      return pick([0, -1, 1.5, 1e308, Number.MAX_SAFE_INTEGER + 2]);
+    case 2:
+      return pick([true, false, null]);
+    case 3:
+      return 'y'.repeat(int(100_000));
+    case 4: {
+      let value: unknown = 'leaf';
+      for (let d = 0; d < int(3000); d++) value = pick([[value], {k: value}]);
+      return value;
+    }
+    case 5:
+      return [];
+    case 6:
+      return Array.from({length: int(5)}, () => generateValue(depth + 1));
+    default: {
+      const out: Record<string, unknown> = {};
+      const keys = ['text', 'count', 'tags', 'nested', 'flag', 'overrides', '__proto__', 'constructor', 'x'];
+      for (let k = 0; k < int(5); k++) out[pick(keys)] = generateValue(depth + 1);
+      return out;
+    }
+  }
+}
+
+function generateInput(index: number): unknown {
+  seedCase(2, index);
+  const input: Record<string, unknown> = int(3) === 0 ? {} : {text: 'ok'};
+  for (let k = 0; k < int(4); k++) {
+    input[pick(['text', 'count', 'tags', 'nested', 'extra', 'overrides'])] = generateValue();
+  }
+  return int(8) === 0 ? generateValue() : input;
+}
+
+test('generated inputs validate to a value or to issues with a path and a sentence, never a throw', async () => {
+  for (let i = 0; i < INPUT_CASES; i++) {
+    const input = generateInput(i);
+    const result = await validateWorkflowInput(definition, input).catch((error: unknown) =>
+      assert.fail(`input case ${i} threw ${(error as Error).message}`),
+    );
+    if (!result.ok) {
+      assert.ok(result.issues.length > 0);
+      for (const issue of result.issues) {
+        assert.equal(typeof issue.path, 'string');
+        assert.ok(issue.message.length > 0);
+      }
+    }
+  }
+});
+
+let project: TempProject;
+
+before(async () => {
+  project = await createTempProject('stratos-fuzz-');
+  await project.writeWorkflow('echo', {'workflow.yaml': manifest('echo'), 'workflow.ts': echoWorkflow});
+  for (let i = 0; i < CLI_MANIFEST_CASES; i++) {
+    await project.writeWorkflow(`case-${i}`, {'workflow.yaml': generateManifest(MANIFEST_CASES + i)});
+  }
+});
+
+after(() => project?.remove());
+
+function assertOneCodedEnvelope(
+  result: {exitCode: number | null; stdout: string; stderr: string; json: unknown},
+  what: string,
+): void {
+  assert.ok(
+    result.exitCode === 0 || result.exitCode === 1,
+    `${what}: exit ${result.exitCode}\n${result.stderr}`,
+  );
+  assert.equal(result.stdout.trimEnd().split('\n').length, 1, `${what}: one envelope`);
+  const envelope = result.json as {ok: boolean; error?: {code: string}; warnings: {code: string}[]};
+  assert.ok(envelope !== undefined, `${what}: stdout is JSON`);
+  if (!envelope.ok) {
+    assert.ok(knownCodes.has(envelope.error?.code ?? ''), `${what}: code ${envelope.error?.code}`);
+    assert.notEqual(envelope.error?.code, 'STRATOS_INTERNAL', `${what}: ${result.stdout.slice(0, 500)}`);
+  }
+  for (const warning of envelope.warnings) assert.ok(knownCodes.has(warning.code), what);
+  assert.doesNotMatch(result.stderr, /^\s+at .+:\d+:\d+\)?$/m, `${what}: no stack trace`);
+}
+
+test('stratos list over the generated manifests: one envelope, every finding coded', async () => {
+  const result = await project.cli(['list', '--json']);
+  assertOneCodedEnvelope(result, 'list');
+  const listed = (result.json as {data: {workflows: {name: string}[]}}).data.workflows;
+  assert.ok(listed.length >= CLI_MANIFEST_CASES, 'every folder is listed, valid or not');
+  const readable = await project.cli(['list']);
+  assert.equal(readable.exitCode, 0);
+  assert.ok(!`${readable.stdout}${readable.stderr}`.includes('\u001b'), 'no raw escape on the terminal');
+});
+
+test('stratos run with generated inputs: a coded result for each, never an internal error', async () => {
+  const built = await project.cli(['build', 'echo']);
+  assert.equal(built.exitCode, 0, built.stderr);
+  for (let i = 0; i < CLI_INPUT_CASES; i++) {
+    const input = generateInput(INPUT_CASES + i);
+    const text = i % 6 === 5 ? JSON.stringify(input).slice(0, -1) : JSON.stringify(input);
+    const result = await project.cli([
+      'run',
+      'echo',
+      '--input',
+      text.length > 100_000 ? '{}' : text,
+      '--json',
+    ]);
+    assertOneCodedEnvelope(result, `run case ${i}`);
+  }
+});
