@@ -141,8 +141,7 @@ test('an MCP server key of 301 characters, reserved names and an unknown harness
   const harness = workflows.find((w) => w.name === 'bad-harness')?.diagnostics ?? [];
   assert.ok(
     harness.some(
-      (d) =>
-        d.code === 'STRATOS_AGENT_CONFIG_INVALID' && /must be one of claude-code, codex/.test(d.message),
+      (d) => d.code === 'STRATOS_AGENT_CONFIG_INVALID' && /must be one of claude-code, codex/.test(d.message),
     ),
     JSON.stringify(harness),
   );
