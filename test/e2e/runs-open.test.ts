@@ -283,6 +283,7 @@ test('the page lists finished, failed and crashed runs, filters them, and shows 
         '  workflow child',
         '  workflow child',
         '  agent claude',
+        '    start claude-code',
         '    chat claude-code',
         '    execute_tool ToolSearch',
         '    chat claude-code',
@@ -292,7 +293,7 @@ test('the page lists finished, failed and crashed runs, filters them, and shows 
     );
     assert.deepEqual(
       rows.map((row) => row.state),
-      ['ok', 'ok', 'ok', 'ok', 'error', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok'],
+      ['ok', 'ok', 'ok', 'ok', 'error', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok'],
     );
     const epsilon = 0.01;
     for (const [index, row] of rows.entries()) {
@@ -315,7 +316,7 @@ test('the page lists finished, failed and crashed runs, filters them, and shows 
     await tab.keyboard.press('ArrowLeft');
     assert.equal((await tab.$$('#waterfall-rows .row')).length, 6, 'the agent folded');
     await tab.keyboard.press('ArrowRight');
-    assert.equal((await tab.$$('#waterfall-rows .row')).length, 11, 'the agent unfolded');
+    assert.equal((await tab.$$('#waterfall-rows .row')).length, 12, 'the agent unfolded');
 
     // The failed child: marked, its error with the Caused by chain.
     await tab.click('#waterfall-rows .row[data-state=error]');
@@ -513,7 +514,7 @@ test('the page shows the runs of its directory only, every directory with --all'
     );
     const detail = JSON.parse((await rawGet(all.url, `${base}api/runs/${runId}`)).body);
     assert.equal(detail.run.workflow, 'parent');
-    assert.equal(detail.view.spans.length, 11);
+    assert.equal(detail.view.spans.length, 12);
   } finally {
     await all.stop();
   }

@@ -69,7 +69,8 @@ describe('discovery never builds', () => {
         w.name,
         w.root,
         w.build,
-        relative(project.cwd, w.directory),
+        // list --json gives paths inside the invocation directory relative to it.
+        w.directory.startsWith('/') ? relative(project.cwd, w.directory) : w.directory,
       ],
     );
     assert.deepEqual(rows, [
