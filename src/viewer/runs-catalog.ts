@@ -87,8 +87,9 @@ export class RunsCatalog {
 
   async #stored(): Promise<StoredRun[]> {
     const {home, workspacePath, includeRunId} = this.#scope;
-    if (workspacePath === undefined) return readStoredRuns(home);
-    const all = await readStoredRuns(home);
+    // The page writes nothing: a run whose process is gone is shown stale, not reconciled.
+    if (workspacePath === undefined) return readStoredRuns(home, {reconcile: false});
+    const all = await readStoredRuns(home, {reconcile: false});
     return all.filter((s) => s.workspacePath === workspacePath || s.record.runId === includeRunId);
   }
 

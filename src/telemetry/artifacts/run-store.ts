@@ -50,10 +50,14 @@ export interface RunTreeNode {
   children: RunTreeNode[];
 }
 
-/** Every readable run record under the home, newest first; `workspace` limits them to one invocation directory. */
+/**
+ * Every readable run record under the home, newest first; `workspace` limits them to one invocation directory.
+ * A run whose process is gone is reconciled in run.json unless `reconcile` is false (readers that write nothing,
+ * such as the runs page, still see it as stale).
+ */
 export async function readStoredRuns(
   home: string,
-  options: {workspacePath?: string} = {},
+  options: {workspacePath?: string; reconcile?: boolean} = {},
 ): Promise<StoredRun[]> {
   const runs: StoredRun[] = [];
   for (const workspace of await listFolders(runsDirectory(home))) {
@@ -69,10 +73,9 @@ export async function readStoredRuns(
       const directory = join(folder, runId);
       let record = await readRunRecord(directory);
       if (record === undefined) continue;
-      if (record.status === 'running' && !isProcessAlive(record.pid)) {
-        record = await reconcileInterruptedRun(directory, record);
-      }
-      const stale = record.error?.code === 'STRATOS_RUN_INTERRUPTED';
+      const gone = record.status === 'running' && !isProcessAlive(record.pid);
+      if (gone && options.reconcile !== false) record = await reconcileInterruptedRun(directory, record);
+      const stale = gone || record.error?.code === 'STRATOS_RUN_INTERRUPTED';
       runs.push({record, directory, workspacePath, stale});
     }
   }
