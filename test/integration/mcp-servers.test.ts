@@ -313,7 +313,7 @@ const scenarios: Record<string, (target: Target) => Promise<void>> = {
       const slow = await call('slow', {ms: 60});
       const {waitedMs, startedAt, endedAt} = slow.structuredContent as Record<string, number>;
       assert.equal(waitedMs, 60);
-      assert.ok(endedAt! >= startedAt! + 60, 'it answered after the time it was asked to wait');
+      assert.ok(endedAt! - startedAt! >= 50, 'it answered after (about) the time it was asked to wait');
 
       // hang: a client-side timeout cancels it, and the server observes the abort.
       const started = Date.now();
