@@ -22,12 +22,13 @@ export interface RecordedCase {
 export function recordTestCase(record: RunRecord, tree: readonly RunTreeNode[]): RecordedCase {
   const needsValue: string[] = [];
   const root = record.workflow.name;
-  const input = valueOf(record.input, 'input', needsValue);
+  const input = summaryValue(record.input, 'input', needsValue);
   const testCase: Record<string, unknown> = {
     description: `Recorded from run ${record.runId} of '${root}' (${record.status}).`,
     input: input ?? {},
   };
-  if (record.status === 'succeeded') testCase.output = valueOf(record.output, 'output', needsValue) ?? {};
+  if (record.status === 'succeeded')
+    testCase.output = summaryValue(record.output, 'output', needsValue) ?? {};
   else testCase.error = record.error?.code ?? 'STRATOS_RUN_FAILED';
   const agents: Record<string, unknown>[] = [];
   const mcp: Record<string, Record<string, unknown>[]> = {};
@@ -60,7 +61,8 @@ export function recordTestCase(record: RunRecord, tree: readonly RunTreeNode[]):
     if (node.kind === 'mcp.call' && typeof attributes['mcp.server'] === 'string') {
       const server = attributes['mcp.server'];
       const tool = String(attributes['mcp.tool'] ?? node.name.replace(/^tools\/call /, ''));
-      const calls = (mcp[server] ??= []);
+      mcp[server] ??= [];
+      const calls = mcp[server];
       const at = `mcp.${server}[${calls.length}] (tool '${tool}')`;
       const args = parseJson(String(attributes['gen_ai.tool.call.arguments'] ?? ''));
       const result = parseJson(String(attributes['gen_ai.tool.call.result'] ?? ''));
@@ -89,7 +91,7 @@ export function recordTestCase(record: RunRecord, tree: readonly RunTreeNode[]):
   return {testCase, needsValue};
 }
 
-function valueOf(summary: ValueSummary | undefined, field: string, needsValue: string[]): unknown {
+function summaryValue(summary: ValueSummary | undefined, field: string, needsValue: string[]): unknown {
   if (summary === undefined || summary.type === 'undefined') return undefined;
   const value = summary.truncated ? undefined : parseJson(summary.preview);
   if (value === undefined) {
@@ -115,8 +117,9 @@ function noteRedacted(value: unknown, at: string, needsValue: string[]): void {
   const paths: string[] = [];
   const walk = (item: unknown, path: string): void => {
     if (typeof item === 'string' && item.includes(REDACTED)) paths.push(path);
-    else if (Array.isArray(item)) item.forEach((entry, index) => walk(entry, `${path}[${index}]`));
-    else if (typeof item === 'object' && item !== null)
+    else if (Array.isArray(item)) {
+      for (const [index, entry] of item.entries()) walk(entry, `${path}[${index}]`);
+    } else if (typeof item === 'object' && item !== null)
       for (const [key, entry] of Object.entries(item)) walk(entry, `${path}.${key}`);
   };
   walk(value, at);
