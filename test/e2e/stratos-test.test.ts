@@ -27,7 +27,14 @@ export default workflow({
   output: z.object({title: z.string().describe('Title'), words: z.number().describe('Words in the title')}),
   async run({topic}) {
     if (topic === 'boom') throw new Error('the topic is explosive');
-    const writer = createAgent('writer', {outputSchema: z.object({title: z.string().describe('Title')})});
+    const writer = createAgent('writer', {
+      outputSchema: z.object({title: z.string().describe('Title')}),
+      hooks: {
+        onComplete: ({output}) => {
+          if ((output as {title: string}).title === 'forbidden') throw new Error('that title is forbidden');
+        },
+      },
+    });
     const {title} = await writer.execute(\`Write a title about \${topic}.\`);
     return {title, words: title.split(' ').length};
   },
@@ -46,6 +53,22 @@ export default workflow({
     const root = (await files.list_allowed_directories({})).structuredContent.content.split('\\n')[1] ?? '';
     const listing = await files.list_directory({path: root});
     return {root, entries: listing.structuredContent.content.split('\\n')};
+  },
+});
+`;
+
+const pair = `import {workflow} from '@stratoscli/stratos';
+import {z} from 'zod';
+import createDrafter from '../.generated/drafter.js';
+
+export default workflow({
+  input: z.strictObject({}),
+  output: z.object({titles: z.array(z.string()).describe('Titles')}),
+  async run() {
+    const drafter = createDrafter();
+    const tea = await drafter.execute({topic: 'tea'});
+    const cake = await drafter.execute({topic: 'cake'});
+    return {titles: [tea.title, cake.title]};
   },
 });
 `;
@@ -78,7 +101,20 @@ before(async () => {
     'workflow.yaml': manifest('lister', servers),
     'workflow.ts': lister,
   });
+  const pairDir = await project.writeWorkflow('pair', {
+    'workflow.yaml': manifest('pair'),
+    'workflow.ts': pair,
+  });
+  const inChild = (prompt: string, title: string) => ({...writer(prompt, title), workflow: 'drafter'});
   const cases: Record<string, [string, unknown]> = {
+    'hook-runs': [
+      drafterDir,
+      {input: {topic: 'tea'}, error: 'STRATOS_AGENT_HOOK_FAILED', agents: [writer('tea', 'forbidden')]},
+    ],
+    children: [
+      pairDir,
+      {output: {titles: ['Tea', 'Cake']}, agents: [inChild('cake', 'Cake'), inChild('tea', 'Tea')]},
+    ],
     passes: [
       drafterDir,
       {
@@ -187,6 +223,8 @@ test('each failing case gets its own report; the command exits 1', async () => {
     return report;
   };
   assert.equal(at('passes').status, 'passed');
+  assert.equal(at('hook-runs').status, 'passed', JSON.stringify(at('hook-runs')));
+  assert.equal(at('children').status, 'passed', JSON.stringify(at('children')));
   assert.equal(at('raises-expected').status, 'passed');
   assert.equal(at('invalid-reply').status, 'passed', JSON.stringify(at('invalid-reply')));
   assert.equal(at('lists-root').status, 'passed', JSON.stringify(at('lists-root')));
@@ -237,7 +275,7 @@ test('the readable report names each case, shows the diff and exits 1', async ()
   assert.match(result.stderr, /FAIL {2}drafter\/wrong-output/);
   assert.match(result.stderr, /output\.title: expected "Tea time", got "All about tea"/);
   assert.match(result.stderr, /ERROR drafter\/raises-unexpected/);
-  assert.match(result.stderr, /STRATOS_TEST_CASES_FAILED: 8 cases: 3 passed, 4 failed, 1 errored/);
+  assert.match(result.stderr, /STRATOS_TEST_CASES_FAILED: 9 cases: 4 passed, 4 failed, 1 errored/);
 });
 
 test('a workflow without cases is an error naming where cases go', async () => {
