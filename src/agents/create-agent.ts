@@ -7,6 +7,7 @@ import {relative, resolve} from 'node:path';
 import {z} from 'zod';
 import {type PromptReference, type PromptVariables, resolvePrompt} from '../config/prompts.ts';
 import {type ExecutionContext, requireExecutionContext} from '../context/execution-context.ts';
+import type {ScriptedAgentAnswer} from '../context/scripted-answers.ts';
 import {AgentRunError, isStratosError, StratosError} from '../errors/index.ts';
 import type {OperationScope} from '../telemetry/index.ts';
 import {createHarnessEnvironment} from './agent-environment.ts';
@@ -145,6 +146,18 @@ function definedOnly(value: object): Record<string, unknown> {
 
 type State = 'new' | 'ready' | 'closed';
 
+type TurnResult = Awaited<ReturnType<HarnessSession['run']>>;
+
+/**
+ * A scripted answer as a harness result. A structured value given to a text agent is its JSON text, so a case
+ * recorded from a run (where the two look alike) replays either way.
+ */
+function scriptedResult(answer: ScriptedAgentAnswer, structured: boolean): TurnResult {
+  if (answer.text !== undefined) return {text: answer.text};
+  const text = typeof answer.value === 'string' ? answer.value : JSON.stringify(answer.value);
+  return structured ? {text, structured: {value: answer.value}} : {text};
+}
+
 class AgentSession<Output> implements Agent<Output> {
   readonly name: string;
   readonly settings: Readonly<ResolvedAgentSettings>;
@@ -277,13 +290,21 @@ class AgentSession<Output> implements Agent<Output> {
       variables,
       field: `prompt of agent '${this.name}'`,
     });
-    const release = await this.#context.admission.acquire(`Agent '${this.name}'`, signal);
+    // `stratos test`: a scripted reply replaces admission and the harness; hooks and validation still run.
+    const scripted = this.#context.scripts?.agent({workflow: workflow.name, agent: this.name, prompt: text});
+    const release =
+      scripted === undefined
+        ? await this.#context.admission.acquire(`Agent '${this.name}'`, signal)
+        : () => {};
     const lifecycle = {agent: this.name, harness: this.#current.harness, prompt: text};
     const hooks = this.#code.hooks ?? {};
     try {
       if (hooks.onStart !== undefined)
         await runLifecycleHook('onStart', () => hooks.onStart!(lifecycle), this);
-      const output = await this.#turn(text, signal, scope);
+      const output =
+        scripted === undefined
+          ? await this.#turn(text, signal, scope)
+          : await this.#scriptedTurn(text, scripted, scope);
       if (hooks.onComplete !== undefined)
         await runLifecycleHook('onComplete', () => hooks.onComplete!({...lifecycle, output}), this);
       return output;
@@ -398,7 +419,20 @@ class AgentSession<Output> implements Agent<Output> {
   }
 
   async #turn(text: string, signal: AbortSignal, scope: OperationScope): Promise<Output> {
-    const result = await this.#runTurn(text, signal, scope);
+    return this.#finish(await this.#runTurn(text, signal, scope), scope);
+  }
+
+  /** `stratos test`: the scripted answer, recorded and validated like a harness's. */
+  #scriptedTurn(text: string, answer: ScriptedAgentAnswer, scope: OperationScope): Promise<Output> {
+    scope.setAttributes({
+      'gen_ai.input.messages': JSON.stringify([textMessage('user', text)]),
+      'stratos.agent.scripted': true,
+    });
+    return this.#finish(scriptedResult(answer, this.#code.outputSchema !== undefined), scope);
+  }
+
+  /** Records the reply and turns the result into the answer: text, or the validated structured value. */
+  async #finish(result: TurnResult, scope: OperationScope): Promise<Output> {
     scope.setAttributes({
       'gen_ai.output.messages': JSON.stringify([
         result.structured === undefined

@@ -7,6 +7,7 @@ import {StratosError} from '../errors/index.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
 import type {InvocationTelemetry, TelemetryAttributes} from '../telemetry/index.ts';
 import type {ResourceRegistry} from './resource-registry.ts';
+import type {ScriptedAnswers} from './scripted-answers.ts';
 
 /** `overrides` of an invocation input: named agent and decision settings that replace workflow.yaml fields. */
 export interface InvocationOverrides {
@@ -58,6 +59,8 @@ export interface ExecutionContext {
   startedAt: Date;
   /** Managed Git worktrees of the top-level run (absent outside the invocation pipeline). */
   worktrees?: WorktreeGate;
+  /** `stratos test`: answers for agents, decisions and MCP calls from a saved case (inherited by children). */
+  scripts?: ScriptedAnswers;
 }
 
 const storage = new AsyncLocalStorage<ExecutionContext>();

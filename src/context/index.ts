@@ -7,3 +7,4 @@ export {
   runInExecutionContext,
 } from './execution-context.ts';
 export {type CleanupFailure, type OwnedResource, ResourceRegistry} from './resource-registry.ts';
+export type {ScriptedAgentAnswer, ScriptedAnswers, ScriptedToolResult} from './scripted-answers.ts';

@@ -260,6 +260,21 @@ export const errorCodes = {
   STRATOS_OLLAMA_MODEL_CAPABILITY_MISSING:
     'The Ollama model does not advertise a capability the request needs (/api/show capabilities).',
 
+  // stratos test (saved cases beside a workflow, scripted answers, stratos runs record)
+  STRATOS_TEST_CASE_INVALID:
+    'A test case file under <workflow>/tests/ is not valid YAML or JSON, or has a field of the wrong shape.',
+  STRATOS_TEST_CASE_EXISTS: 'stratos runs record would overwrite an existing test case file.',
+  STRATOS_TEST_NO_CASES: 'The workflow has no test cases under <workflow>/tests/.',
+  STRATOS_TEST_CALL_UNSCRIPTED:
+    'During stratos test, the workflow made an agent, decision or MCP call its case does not script.',
+  STRATOS_TEST_SCRIPT_UNUSED:
+    'A test case scripts an agent reply, decision answer or MCP result the workflow never asked for.',
+  STRATOS_TEST_OUTPUT_MISMATCH:
+    'A test case ran, but its output (or error) differs from what the case expects.',
+  STRATOS_TEST_CASES_FAILED: 'stratos test ran its cases and at least one failed or errored.',
+  STRATOS_TEST_RECORD_NEEDS_VALUE:
+    'Warning: a recorded test case holds redacted, truncated or unrecorded values that need a real value before it replays.',
+
   // anything unexpected
   STRATOS_INTERNAL: 'An unexpected error inside Stratos; please report it.',
 } as const;

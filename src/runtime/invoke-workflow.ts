@@ -42,6 +42,8 @@ export interface InvokeWorkflowOptions {
   notify?: (message: string) => void;
   /** When set, a top-level run writes run.json, run.log and events.jsonl under `<stratosHome>/runs/`. */
   stratosHome?: string;
+  /** `stratos test`: scripted answers for this invocation; a child inherits its parent's. */
+  scripts?: ExecutionContext['scripts'];
 }
 
 interface InvocationFacts {
@@ -177,7 +179,13 @@ function openContext(
         stratosHome: options.stratosHome ?? resolveStratosHome(),
         report: (diagnostic) => telemetry.run.report(diagnostic.code, diagnostic.message),
       }),
+    ...scriptsOf(options),
   };
+}
+
+function scriptsOf(options: InvokeWorkflowOptions): Pick<ExecutionContext, 'scripts'> {
+  const scripts = options.scripts ?? options.parent?.scripts;
+  return scripts === undefined ? {} : {scripts};
 }
 
 /**

@@ -133,6 +133,31 @@ export const commands: CommandSpec[] = [
     },
     load: async () => (await import('./runs-open.ts')).runsOpenCommand,
   },
+  // stratos test: saved cases with scripted answers, and turning a run into a case (docs/testing.md)
+  {
+    name: 'test',
+    summary:
+      "Run a workflow's saved cases (tests/<case>.yaml) with scripted agents, decisions and MCP calls.",
+    usage: 'stratos test [<workflow>] [--json]',
+    positionals: ['workflow?'],
+    options: {json: jsonOption, name: nameOption},
+    load: async () => (await import('./test.ts')).testCommand,
+  },
+  {
+    name: 'runs record',
+    summary: 'Turn a recorded run into a test case: its input, output, agent replies and MCP results.',
+    usage: 'stratos runs record <run> --case <name> [--json]',
+    positionals: ['run'],
+    options: {
+      json: jsonOption,
+      case: {
+        type: 'string',
+        value: 'name',
+        description: 'The case name: writes <workflow>/tests/<name>.yaml.',
+      },
+    },
+    load: async () => (await import('./test.ts')).runsRecordCommand,
+  },
   {
     name: 'tools list',
     summary: 'List the built-in tool names each agent harness supports for allowedTools and disallowedTools.',

@@ -62,6 +62,11 @@ export async function connectMcpServer(options: ConnectMcpServerOptions): Promis
       {details: {server, workflow: workflow.name}},
     );
   }
+  // `stratos test`: a server the case scripts connects to nothing (src/testing/, through the context).
+  if (context.scripts?.scriptsServer({workflow: workflow.name, server}) === true) {
+    const {connectScriptedServer} = await import('./scripted-connection.ts');
+    return connectScriptedServer(context, server, options.tools);
+  }
   const timeoutMs = resolveMcpRequestTimeoutMs();
   const identity = transportIdentity(config, workflow.directory);
   const prior = (await readRememberedVerdicts(workflow.directory))[server];

@@ -1,0 +1,73 @@
+/**
+ * `stratos test`: the connection of an MCP server the running case scripts. It connects to nothing; each call is
+ * answered by the case's scripts (matched by tool name and arguments) and then treated like a server's result:
+ * recorded on a `tools/call` span, `isError` raised as McpToolError, structured content validated against the
+ * wrapper's snapshot.
+ */
+import type {ExecutionContext} from '../../context/execution-context.ts';
+import {McpToolError} from '../../errors/index.ts';
+import type {McpToolSnapshot} from '../codegen/index.ts';
+import type {McpServerConnection} from './connect-server.ts';
+import type {McpToolResult} from './tool-result.ts';
+import {assertStructuredContent} from './validate-output.ts';
+
+export async function connectScriptedServer(
+  context: ExecutionContext,
+  server: string,
+  tools: readonly McpToolSnapshot[],
+): Promise<McpServerConnection> {
+  const scripts = context.scripts!;
+  const workflow = context.workflow.name;
+  const snapshots = new Map(tools.map((tool) => [tool.name, tool]));
+  const attributes = {'mcp.server': server, 'mcp.transport': 'scripted'};
+  let closed = false;
+  const unregister = context.resources.register({
+    label: `mcp:${server}`,
+    close: async () => {
+      closed = true;
+    },
+  });
+  await context.telemetry.operation(
+    {kind: 'mcp.connect', name: `connect ${server}`, attributes},
+    async () => {},
+  );
+  return {
+    server,
+    protocolVersion: undefined,
+    async close() {
+      closed = true;
+      unregister();
+    },
+    callTool(name, args) {
+      return context.telemetry.operation(
+        {
+          kind: 'mcp.call',
+          name: `tools/call ${name}`,
+          attributes: {
+            ...attributes,
+            'mcp.tool': name,
+            'gen_ai.tool.name': name,
+            'gen_ai.tool.call.arguments': JSON.stringify(args ?? {}),
+          },
+        },
+        async (scope) => {
+          context.abortController.signal.throwIfAborted();
+          if (closed) throw new Error(`The scripted connection to '${server}' is closed.`);
+          const scripted = scripts.mcpCall({workflow, server, tool: name, arguments: args ?? {}});
+          const result = structuredClone(scripted) as McpToolResult;
+          if (result.isError === true) throw new McpToolError(server, name, result);
+          const schema = snapshots.get(name)?.outputSchema;
+          if (schema !== undefined) assertStructuredContent(server, name, schema, result.structuredContent);
+          scope.setAttributes({
+            'gen_ai.tool.call.result': JSON.stringify(
+              result.structuredContent === undefined
+                ? {content: result.content}
+                : {content: result.content, structuredContent: result.structuredContent},
+            ),
+          });
+          return result;
+        },
+      );
+    },
+  };
+}

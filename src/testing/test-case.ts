@@ -1,0 +1,109 @@
+/**
+ * Test cases: files beside a workflow, `<workflow>/tests/<case>.yaml` (or `.yml`, `.json`), one case each. A case
+ * is an input, what the run must produce (`output`, a partial `match`, or an `error` code) and the scripted
+ * answers its agents, decisions and MCP servers get. The format is documented in docs/testing.md.
+ */
+import {readdir, readFile} from 'node:fs/promises';
+import {extname, join} from 'node:path';
+import {parse as parseYaml} from 'yaml';
+import {z} from 'zod';
+import {StratosError} from '../errors/index.ts';
+import {isNotFound} from '../internal/json-file.ts';
+
+export const CASES_FOLDER = 'tests';
+const caseExtensions = new Set(['.yaml', '.yml', '.json']);
+
+const agentScript = z
+  .strictObject({
+    agent: z.string().min(1),
+    workflow: z.string().min(1).optional(),
+    prompt: z.string().optional(),
+    reply: z.string().optional(),
+    output: z.unknown().optional(),
+  })
+  .refine((script) => (script.reply === undefined) !== (script.output === undefined), {
+    message: 'give exactly one of reply (text) or output (a structured value)',
+  });
+
+const toolScript = z.strictObject({
+  tool: z.string().min(1),
+  workflow: z.string().min(1).optional(),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  result: z.looseObject({
+    content: z.array(z.unknown()).default([]),
+    structuredContent: z.record(z.string(), z.unknown()).optional(),
+    isError: z.boolean().optional(),
+  }),
+});
+
+const decisionScript = z.strictObject({
+  decision: z.string().min(1),
+  workflow: z.string().min(1).optional(),
+  answers: z.record(z.string(), z.unknown()),
+});
+
+const testCaseSchema = z
+  .strictObject({
+    description: z.string().optional(),
+    input: z.record(z.string(), z.unknown()).default({}),
+    output: z.record(z.string(), z.unknown()).optional(),
+    match: z.record(z.string(), z.unknown()).optional(),
+    error: z
+      .string()
+      .regex(/^STRATOS_[A-Z0-9_]+$/, 'an error code such as STRATOS_OUTPUT_INVALID')
+      .optional(),
+    agents: z.array(agentScript).default([]),
+    mcp: z.record(z.string(), z.array(toolScript)).default({}),
+    decisions: z.array(decisionScript).default([]),
+  })
+  .refine((c) => [c.output, c.match, c.error].filter((expected) => expected !== undefined).length === 1, {
+    message: 'give exactly one of output (exact), match (partial) or error (an expected error code)',
+  });
+
+export type TestCase = z.output<typeof testCaseSchema>;
+export type AgentScript = TestCase['agents'][number];
+export type ToolScript = TestCase['mcp'][string][number];
+export type DecisionScript = TestCase['decisions'][number];
+
+/** One case file as read: the case, or why it cannot be used. */
+export type CaseFile =
+  | {name: string; file: string; ok: true; testCase: TestCase}
+  | {name: string; file: string; ok: false; error: StratosError};
+
+/** The case files of a workflow folder, by name; an absent `tests/` folder is no cases. */
+export async function readTestCases(directory: string): Promise<CaseFile[]> {
+  const folder = join(directory, CASES_FOLDER);
+  let names: string[];
+  try {
+    names = (await readdir(folder, {withFileTypes: true}))
+      .filter((entry) => entry.isFile() && caseExtensions.has(extname(entry.name)))
+      .map((entry) => entry.name)
+      .sort();
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+  return Promise.all(names.map((file) => readTestCase(join(folder, file))));
+}
+
+export async function readTestCase(file: string): Promise<CaseFile> {
+  const name = file.slice(file.lastIndexOf('/') + 1, -extname(file).length);
+  let raw: unknown;
+  try {
+    const text = await readFile(file, 'utf8');
+    raw = extname(file) === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    return {name, file, ok: false, error: invalid(file, (error as Error).message, error)};
+  }
+  const parsed = testCaseSchema.safeParse(raw ?? {});
+  if (!parsed.success) return {name, file, ok: false, error: invalid(file, z.prettifyError(parsed.error))};
+  return {name, file, ok: true, testCase: parsed.data};
+}
+
+function invalid(file: string, problem: string, cause?: unknown): StratosError {
+  return new StratosError(
+    'STRATOS_TEST_CASE_INVALID',
+    `The test case ${file} cannot be used: ${problem} Fix the file; docs/testing.md describes the format.`,
+    {...(cause === undefined ? {} : {cause}), details: {file}},
+  );
+}

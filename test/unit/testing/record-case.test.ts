@@ -1,0 +1,87 @@
+// Recording a case from run artifacts: redacted, truncated and unrecorded values stay visible and are listed as
+// needing a value; structured agent replies become `output`, text replies `reply`.
+import assert from 'node:assert/strict';
+import {test} from 'node:test';
+import type {RunTreeNode} from '../../../src/telemetry/artifacts/run-store.ts';
+import type {RunRecord} from '../../../src/telemetry/index.ts';
+import {NEEDS_VALUE, recordTestCase} from '../../../src/testing/record-case.ts';
+
+const record = (input: RunRecord['input']): RunRecord => ({
+  schemaVersion: 1,
+  runId: '20261201T000000000Z-abc',
+  executionId: 'abc',
+  traceId: 't',
+  workflow: {name: 'w', version: '1.0.0', directory: '/w'},
+  invocationDirectory: '/',
+  status: 'succeeded',
+  startedAt: '',
+  pid: 1,
+  stratosVersion: '0',
+  input,
+  output: {type: 'object', preview: '{"ok":true}', truncated: false},
+});
+
+const node = (kind: string, attributes: Record<string, unknown>, workflow = 'w'): RunTreeNode => ({
+  kind,
+  name: kind,
+  spanId: kind,
+  executionId: 'abc',
+  workflow,
+  consoleMessages: 0,
+  attributes,
+  children: [],
+});
+
+const message = (content: string) => JSON.stringify([{role: 'x', parts: [{type: 'text', content}]}]);
+
+test('agent replies and MCP results become scripts; redacted and missing values are listed', () => {
+  const tree = [
+    node('agent.execute', {
+      'stratos.agent.name': 'writer',
+      'gen_ai.input.messages': message('Write it'),
+      'gen_ai.output.messages': message('{"title":"T"}'),
+    }),
+    node(
+      'agent.execute',
+      {
+        'stratos.agent.name': 'helper',
+        'gen_ai.input.messages': message('Say hi'),
+        'gen_ai.output.messages': message('hi'),
+      },
+      'child',
+    ),
+    node('mcp.call', {
+      'mcp.server': 'gh',
+      'mcp.tool': 'get_me',
+      'gen_ai.tool.call.arguments': '{"token":"[REDACTED]"}',
+      'gen_ai.tool.call.result': '{"content":[]}',
+    }),
+    node('mcp.call', {'mcp.server': 'gh', 'mcp.tool': 'fail', 'gen_ai.tool.call.arguments': '{}'}),
+  ];
+  const {testCase, needsValue} = recordTestCase(
+    record({type: 'object', preview: '{"key":"[REDACTED]"}', truncated: false}),
+    tree,
+  );
+  assert.deepEqual(testCase.input, {key: '[REDACTED]'});
+  assert.deepEqual(testCase.output, {ok: true});
+  assert.deepEqual(testCase.agents, [
+    {agent: 'writer', prompt: 'Write it', output: {title: 'T'}},
+    {agent: 'helper', workflow: 'child', prompt: 'Say hi', reply: 'hi'},
+  ]);
+  const mcp = testCase.mcp as Record<string, {tool: string; result: unknown}[]>;
+  assert.equal(mcp.gh?.length, 2);
+  assert.deepEqual(mcp.gh?.[1]?.result, {content: [{type: 'text', text: NEEDS_VALUE}]});
+  assert.equal(needsValue.length, 3);
+  assert.match(needsValue[0]!, /^input\.key: the run recorded it as \[REDACTED\]/);
+  assert.match(needsValue[1]!, /^mcp\.gh\[0\] \(tool 'get_me'\) arguments\.token: .*REDACTED/);
+  assert.match(needsValue[2]!, /^mcp\.gh\[1\] \(tool 'fail'\): the run recorded no result/);
+});
+
+test('a truncated input is a value to write, never a guess', () => {
+  const {testCase, needsValue} = recordTestCase(
+    record({type: 'object', preview: '{"a":"xx', truncated: true}),
+    [],
+  );
+  assert.equal(testCase.input, NEEDS_VALUE);
+  assert.match(needsValue[0]!, /^input: run\.json keeps only the first 8 characters/);
+});
