@@ -80,6 +80,27 @@ export async function decision<const Questions extends Record<string, Question>>
       },
     },
     async (scope) => {
+      // `stratos test`: a case's scripted answers replace the model; they are checked like a provider's.
+      const scripted = context.scripts?.decision({
+        workflow: context.workflow.name,
+        decision: settings.name,
+        questions: Object.keys(request.questions),
+      });
+      if (scripted !== undefined) {
+        const {readScriptedAnswers} = await import('./scripted-answers.ts');
+        const result = readScriptedAnswers(scripted, {
+          label,
+          settings,
+          state: request.state,
+          questions: request.questions,
+        });
+        scope.setAttributes({
+          'stratos.decision.scripted': true,
+          'stratos.decision.answers': JSON.stringify(result.answers),
+          'stratos.decision.attempts': 0,
+        });
+        return result.answers as DecisionAnswers<Questions>;
+      }
       const {askOllama} = await import('./ollama-decision.ts');
       try {
         const result = await askOllama(

@@ -188,6 +188,22 @@ test("the repo-outline example's case passes with its filesystem server scripted
   assert.deepEqual(report.output.folder, '/repo/docs');
 });
 
+test("the triage example's cases pass with their decisions scripted, no Ollama server needed", async () => {
+  const result = await runCli(['test', './examples/triage', '--json'], {
+    cwd: repository,
+    // An endpoint where nothing listens: a decision that reached a model would fail.
+    env: {STRATOS_HOME: home, CI: '1', OLLAMA_HOST: 'http://127.0.0.1:9'},
+  });
+  assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+  assert.deepEqual(
+    result.json.data.cases.map((c: {case: string; status: string}) => [c.case, c.status]),
+    [
+      ['outage', 'passed'],
+      ['unsure', 'passed'],
+    ],
+  );
+});
+
 test("the commit-message example's case passes in a repository with greet.ts staged, with no model", async () => {
   const work = await mkdtemp(join(tmpdir(), 'stratos-test-commit-'));
   try {
