@@ -46,7 +46,13 @@ function toChatReply(reply: MatrixReply, turn: ChatTurn): ChatReply {
       return {text: `TOOL NOT OFFERED: ${name}; offered: ${turn.toolNames.join(', ')}`};
     return {toolCall: {name, arguments: reply.callMcp.args}};
   }
-  if ('structured' in reply) return {text: JSON.stringify(reply.structured)};
+  if ('structured' in reply) {
+    // With a json_schema format OpenCode offers a tool for the result, which the model must call.
+    const tool = turn.toolNames.find((name) => /structured/i.test(name));
+    if (tool === undefined) return {text: `NO STRUCTURED OUTPUT TOOL; offered: ${turn.toolNames.join(', ')}`};
+    if (turn.toolResults.some((r) => r.name === tool)) return {text: 'done'};
+    return {toolCall: {name: tool, arguments: reply.structured}};
+  }
   if ('structuredInvalid' in reply) return {text: 'The answer is 42, in prose.'};
   if ('slow' in reply) return {text: reply.slow, pauseMs: 1000};
   return reply;
@@ -72,8 +78,6 @@ const driver: HarnessDriver = {
   skip: {
     'a selected MCP server that cannot start fails with STRATOS_MCP_CONNECT_FAILED':
       'not yet: the OpenCode adapter does not read MCP startup status',
-    'structured output: a valid result is returned, an invalid one is an error':
-      'not yet: OpenCode json_schema output is not verified against the scripted server',
     'an after-tool hook withholds the result: the model sees the feedback only':
       "not yet: the bridge's withheld text result lacks the structured content OpenCode requires for a tool with an output schema (MCP error -32600)",
   },

@@ -253,11 +253,11 @@ class OpenCodeSession implements HarnessSession {
           cacheCreationInputTokens: tokens.cache.write,
         });
       }
+      // No structured result (the model answered in prose): the agent reports STRATOS_AGENT_OUTPUT_MISSING.
+      if ((info.error as {name?: string} | undefined)?.name === 'StructuredOutputError')
+        return {text: textOf(data.parts)};
       if (info.error !== undefined) throw new Error(`OpenCode failed the turn: ${describe(info.error)}`);
-      const text = data.parts
-        .filter((part) => part.type === 'text')
-        .map((part) => (part as {text: string}).text)
-        .join('');
+      const text = textOf(data.parts);
       if (text !== '') this.#options.emit({type: 'text', text});
       return {text, ...(info.structured === undefined ? {} : {structured: {value: info.structured}})};
     } catch (error) {
@@ -277,6 +277,13 @@ class OpenCodeSession implements HarnessSession {
     await this.#server.stop();
     await this.#bridge?.close();
   }
+}
+
+function textOf(parts: readonly {type: string}[]): string {
+  return parts
+    .filter((part) => part.type === 'text')
+    .map((part) => (part as {text?: string}).text ?? '')
+    .join('');
 }
 
 function describe(error: unknown): string {
