@@ -70,7 +70,7 @@ export function validateAgentSettings(options: ValidateAgentSettingsOptions): Ag
   const harness = settings.harness === undefined ? 'claude-code' : settings.harness;
   if (typeof settings.provider === 'string' && settings.harness !== undefined && isHarnessId(harness)) {
     const served = findHarness(harness).providers;
-    if (!served.includes(settings.provider)) {
+    if (served.length > 0 && !served.includes(settings.provider)) {
       issues.push({
         code: 'STRATOS_AGENT_CONFIG_INVALID',
         field: 'provider',

@@ -17,6 +17,9 @@ test('tools list prints the shared and native tool names of each harness', async
     const codex = json.json.data.harnesses.find((h: {harness: string}) => h.harness === 'codex');
     assert.deepEqual(codex.canonical.bash, ['shell']);
     assert.equal(codex.package, '@openai/codex-sdk');
+    const opencode = json.json.data.harnesses.find((h: {harness: string}) => h.harness === 'opencode');
+    assert.deepEqual(opencode.canonical['web fetch'], ['webfetch']);
+    assert.equal(opencode.install, 'npm install @opencode-ai/sdk opencode-ai');
   } finally {
     await project.remove();
   }

@@ -65,7 +65,7 @@ test('invalid settings, code-only fields in YAML and unsupported effort are conf
   assert.throws(() => resolve([undefined, undefined, {model: 3}]), {code: 'STRATOS_AGENT_CONFIG_INVALID'});
   assert.throws(() => resolve([undefined, undefined, {hooks: {}}]), /can only be set in code/);
   assert.throws(() => resolve([{harness: 'codex', effort: 'max'}]), {code: 'STRATOS_AGENT_CONFIG_INVALID'});
-  assert.throws(() => resolve([{harness: 'opencode'}]), {code: 'STRATOS_AGENT_CONFIG_INVALID'});
+  assert.throws(() => resolve([{harness: 'no-such-harness'}]), {code: 'STRATOS_AGENT_CONFIG_INVALID'});
 });
 
 test('validateAgentSettings reports every issue of one configuration, each with its field', async () => {
@@ -117,7 +117,7 @@ test('the harness registry is the one source of ids, packages, effort levels and
     harnessRecords.map((record) => [record.id, record.sdkPackage]),
   );
   for (const record of harnessRecords) {
-    assert.match(record.install, new RegExp(`^npm install ${record.sdkPackage.replace('/', '\\/')}$`));
+    assert.ok(record.install.startsWith(`npm install ${record.sdkPackage}`), record.install);
     assert.ok(record.effortLevels.length > 0);
     // Every canonical name is mapped by every harness ([] when it has no separate tool).
     assert.deepEqual(Object.keys(record.tools.canonical).sort(), [...listed.canonicalNames].sort());

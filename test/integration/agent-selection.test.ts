@@ -249,7 +249,11 @@ test('readiness: a complete catalog without the model excludes it', async () => 
   assert.deepEqual(outcome.texts, ['codex says hello']);
   assert.deepEqual(
     outcome.selection?.skipped.map((s) => [s.harness, s.reason]),
-    [['claude-code', 'model-unavailable']],
+    // The model is excluded on each harness that would serve it from the same catalog.
+    [
+      ['claude-code', 'model-unavailable'],
+      ['opencode', 'model-unavailable'],
+    ],
   );
   assert.match(outcome.selection!.skipped[0]!.detail, /does not list 'claude-haiku-4-5'/);
   assert.equal(outcome.requests.anthropic, 0);

@@ -11,6 +11,7 @@ import type {AgentHarness} from '../harness.ts';
 import type {HarnessToolCatalog} from '../tool-names.ts';
 import {claudeCodeTools} from './claude-code/tools.ts';
 import {codexTools} from './codex/tools.ts';
+import {openCodeTools} from './opencode/tools.ts';
 
 export interface HarnessRecord {
   /** The value of `harness:` in workflow.yaml and code settings. */
@@ -23,7 +24,10 @@ export interface HarnessRecord {
   readonly install: string;
   /** The `effort` values the harness accepts. */
   readonly effortLevels: readonly string[];
-  /** The providers an explicit `provider:` may name for this harness; the first is its default. */
+  /**
+   * The providers an explicit `provider:` may name for this harness; the first is its default. Empty: any provider
+   * (OpenCode serves each model through the provider its identity names).
+   */
   readonly providers: readonly string[];
   /** Canonical and native built-in tool names. */
   readonly tools: HarnessToolCatalog;
@@ -61,6 +65,18 @@ export const harnessRecords = [
     load: async () => (await import('./codex/index.ts')).codexHarness,
     checkAuthentication: async (env) =>
       (await import('./codex/authentication.ts')).checkCodexAuthentication(env),
+  },
+  {
+    id: 'opencode',
+    title: 'OpenCode',
+    sdkPackage: '@opencode-ai/sdk',
+    install: 'npm install @opencode-ai/sdk opencode-ai',
+    effortLevels: ['minimal', 'low', 'medium', 'high', 'max'],
+    providers: [],
+    tools: openCodeTools,
+    load: async () => (await import('./opencode/index.ts')).openCodeHarness,
+    checkAuthentication: async (env) =>
+      (await import('./opencode/authentication.ts')).checkOpenCodeAuthentication(env),
   },
 ] as const satisfies readonly HarnessRecord[];
 

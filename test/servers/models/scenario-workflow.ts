@@ -15,7 +15,13 @@ export function buildOnlyFlag(callLog: string): string {
 
 export function scenarioManifest(harness: 'claude-code' | 'codex' | 'opencode', callLog: string): string {
   // Codex's default model leaves tool definitions out of the request; a model without catalog metadata lists them.
-  const model = harness === 'codex' ? '\n    model: gpt-test' : '';
+  // OpenCode names models <provider>/<model>; with OPENAI_BASE_URL, openai/ is the scripted server.
+  const model =
+    harness === 'codex'
+      ? '\n    model: gpt-test'
+      : harness === 'opencode'
+        ? '\n    model: openai/gpt-test'
+        : '';
   return manifest(
     'agent-scenarios',
     `mcp:

@@ -99,7 +99,12 @@ export async function listenModelServer(route: RouteHandler): Promise<ModelServe
 /** Writes SSE events; `pauseMs` waits before an event; a pause of Infinity holds the stream until the client leaves. */
 export async function writeSse(
   response: ServerResponse,
-  events: readonly {event?: string; data: unknown; pauseMs?: number}[],
+  events: readonly {
+    event?: string;
+    data: unknown;
+    pauseMs?: number /** Write data as is (`[DONE]`). */;
+    raw?: boolean;
+  }[],
 ): Promise<void> {
   if (!response.headersSent) {
     response.writeHead(200, {
@@ -115,7 +120,7 @@ export async function writeSse(
     }
     if (response.destroyed) return;
     response.write(
-      `${item.event === undefined ? '' : `event: ${item.event}\n`}data: ${JSON.stringify(item.data)}\n\n`,
+      `${item.event === undefined ? '' : `event: ${item.event}\n`}data: ${item.raw === true ? String(item.data) : JSON.stringify(item.data)}\n\n`,
     );
   }
   response.end();

@@ -1,0 +1,296 @@
+/**
+ * The OpenCode adapter, over @opencode-ai/sdk with the `opencode` binary of `opencode-ai`. One agent is one
+ * OpenCode session on one `opencode serve` process that the agent owns (./server-process.ts); each execute is one
+ * prompt of that session. Isolation: the whole configuration is passed as OPENCODE_CONFIG_CONTENT, with project
+ * configuration, Claude Code compatibility, default plugins, LSP downloads, the model catalog fetch, auto-update
+ * and sharing disabled; the small (title) model is the selected model, so no other model is called.
+ * `OPENAI_BASE_URL` makes `openai/<model>` an OpenAI-compatible (chat completions) provider at that URL.
+ * Tool hooks go through the in-process MCP hook bridge (MCP tools only), as on Codex.
+ */
+
+import {resolveMcpRequestTimeoutMs} from '../../../mcp/client/request-timeout.ts';
+import type {
+  AgentHarness,
+  AgentMcpServer,
+  HarnessSession,
+  HarnessSessionOptions,
+  HarnessTurnOptions,
+  HarnessTurnResult,
+} from '../../harness.ts';
+import type {HookFailure} from '../../hooks.ts';
+import {importHarnessSdk} from '../../load-harness.ts';
+import {type McpHookBridge, needsMcpHookBridge, startMcpHookBridge} from '../../mcp-hook-bridge.ts';
+import {type OpenCodeServer, startOpenCodeServer} from './server-process.ts';
+
+type OpenCodeModule = typeof import('@opencode-ai/sdk');
+type OpenCodeClient = ReturnType<OpenCodeModule['createOpencodeClient']>;
+
+/** Tools that wait for a person: always removed. */
+const interactiveTools = ['question'];
+
+export const openCodeHarness: AgentHarness = {
+  id: 'opencode',
+  async createSession(options) {
+    const sdk = await importHarnessSdk('opencode', () => import('@opencode-ai/sdk'));
+    let bridge: McpHookBridge | undefined;
+    let server: OpenCodeServer | undefined;
+    let session: OpenCodeSession | undefined;
+    try {
+      if (needsMcpHookBridge(options.hooks, options.mcpServers)) {
+        bridge = await startMcpHookBridge({
+          harness: 'opencode',
+          hooks: options.hooks,
+          servers: options.mcpServers,
+          onHookFailure: (failure) => session?.failTurn(failure),
+        });
+      }
+      const model = toNativeModel(splitModel(options.model), options.env);
+      server = await startOpenCodeServer({
+        cwd: options.workingDirectory,
+        env: {
+          ...options.env,
+          OPENCODE_CONFIG_CONTENT: JSON.stringify(nativeConfig(options, model, bridge)),
+          OPENCODE_DISABLE_AUTOUPDATE: '1',
+          OPENCODE_DISABLE_MODELS_FETCH: '1',
+          OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+          OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+          OPENCODE_DISABLE_SHARE: '1',
+          OPENCODE_DISABLE_CLAUDE_CODE: '1',
+          OPENCODE_DISABLE_PROJECT_CONFIG: '1',
+        },
+      });
+      const client = sdk.createOpencodeClient({baseUrl: server.url, directory: options.workingDirectory});
+      const created = await client.session.create({body: {}});
+      if (created.data === undefined)
+        throw new Error(`OpenCode did not create a session: ${describe(created.error)}`);
+      session = new OpenCodeSession(client, created.data.id, options, model, server, bridge);
+      return session;
+    } catch (error) {
+      await server?.stop();
+      await bridge?.close();
+      throw error;
+    }
+  },
+};
+
+interface ModelRef {
+  providerID: string;
+  modelID: string;
+}
+
+/** `<provider>/<model>` as OpenCode names models. */
+function splitModel(model: string | undefined): ModelRef | undefined {
+  if (model === undefined) return undefined;
+  const slash = model.indexOf('/');
+  if (slash <= 0)
+    throw new Error(
+      `The OpenCode model '${model}' must be written <provider>/<model>, for example openai/gpt-5.`,
+    );
+  return {providerID: model.slice(0, slash), modelID: model.slice(slash + 1)};
+}
+
+/**
+ * OpenCode's built-in `openai` provider speaks the Responses API; with OPENAI_BASE_URL, `openai/<model>` becomes a
+ * chat-completions provider of its own id at that URL instead.
+ */
+const baseUrlProvider = 'openai-base-url';
+
+function toNativeModel(model: ModelRef | undefined, env: Record<string, string>): ModelRef | undefined {
+  const baseUrl = env.OPENAI_BASE_URL;
+  if (model === undefined || model.providerID !== 'openai' || baseUrl === undefined || baseUrl === '')
+    return model;
+  return {providerID: baseUrlProvider, modelID: model.modelID};
+}
+
+function nativeConfig(
+  options: HarnessSessionOptions,
+  model: ModelRef | undefined,
+  bridge: McpHookBridge | undefined,
+) {
+  const name = model === undefined ? undefined : `${model.providerID}/${model.modelID}`;
+  const baseUrl = options.env.OPENAI_BASE_URL;
+  const removed = [...options.tools.removed, ...interactiveTools];
+  return {
+    autoupdate: false,
+    share: 'disabled',
+    plugin: [],
+    ...(name === undefined ? {} : {model: name, small_model: name}),
+    ...(baseUrl !== undefined && model?.providerID === baseUrlProvider
+      ? {
+          provider: {
+            [baseUrlProvider]: {
+              npm: '@ai-sdk/openai-compatible',
+              name: 'OpenAI (OPENAI_BASE_URL)',
+              options: {baseURL: baseUrl, apiKey: '{env:OPENAI_API_KEY}'},
+              models: {[model.modelID]: {name: model.modelID, tool_call: true}},
+            },
+          },
+        }
+      : {}),
+    tools: Object.fromEntries(removed.map((tool) => [tool, false])),
+    mcp: bridge === undefined ? nativeServers(options.mcpServers) : bridgedServers(bridge),
+  };
+}
+
+function nativeServers(servers: readonly AgentMcpServer[]): Record<string, unknown> {
+  const native: Record<string, unknown> = {};
+  for (const server of servers) {
+    native[server.name] =
+      server.type === 'http'
+        ? {type: 'remote', url: server.url, headers: server.headers, enabled: true, timeout: mcpTimeoutMs()}
+        : {
+            type: 'local',
+            // OpenCode has no working-directory option for local servers.
+            command:
+              server.cwd === undefined
+                ? [server.command, ...server.args]
+                : ['/bin/sh', '-c', 'cd "$0" && exec "$@"', server.cwd, server.command, ...server.args],
+            environment: server.env,
+            enabled: true,
+            timeout: mcpTimeoutMs(),
+          };
+  }
+  return native;
+}
+
+/**
+ * How long OpenCode waits for a server's tool list: Stratos's MCP request limit. OpenCode's own default (a few
+ * seconds) leaves a slow server's tools out of the turn on a loaded machine.
+ */
+function mcpTimeoutMs(): number {
+  return resolveMcpRequestTimeoutMs();
+}
+
+function bridgedServers(bridge: McpHookBridge): Record<string, unknown> {
+  return Object.fromEntries(
+    bridge.endpoints.map((endpoint) => [
+      endpoint.name,
+      {
+        type: 'remote',
+        url: endpoint.url,
+        headers: {authorization: `Bearer ${bridge.token}`},
+        enabled: true,
+        timeout: mcpTimeoutMs(),
+      },
+    ]),
+  );
+}
+
+class OpenCodeSession implements HarnessSession {
+  #client: OpenCodeClient;
+  #id: string;
+  #options: HarnessSessionOptions;
+  #model: ModelRef | undefined;
+  #server: OpenCodeServer;
+  #bridge: McpHookBridge | undefined;
+  #running: AbortController | undefined;
+  #hookFailure: HookFailure | undefined;
+  #closed = false;
+
+  constructor(
+    client: OpenCodeClient,
+    id: string,
+    options: HarnessSessionOptions,
+    model: ModelRef | undefined,
+    server: OpenCodeServer,
+    bridge: McpHookBridge | undefined,
+  ) {
+    this.#client = client;
+    this.#id = id;
+    this.#options = options;
+    this.#model = model;
+    this.#server = server;
+    this.#bridge = bridge;
+  }
+
+  failTurn(failure: HookFailure): void {
+    if (this.#running === undefined || this.#hookFailure !== undefined) return;
+    this.#hookFailure = failure;
+    this.#running.abort(failure);
+    void this.#client.session.abort({path: {id: this.#id}}).catch(() => {});
+  }
+
+  async run(prompt: string, options: HarnessTurnOptions): Promise<HarnessTurnResult> {
+    if (this.#closed) throw new Error('The OpenCode conversation was closed.');
+    if (this.#bridge !== undefined) await this.#bridge.update(options.mcpServers);
+    const controller = new AbortController();
+    this.#running = controller;
+    this.#hookFailure = undefined;
+    const onAbort = () => {
+      controller.abort(options.signal.reason);
+      void this.#client.session.abort({path: {id: this.#id}}).catch(() => {});
+    };
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, {once: true});
+    try {
+      const o = this.#options;
+      const body = {
+        parts: [{type: 'text' as const, text: prompt}],
+        ...(this.#model === undefined ? {} : {model: this.#model}),
+        ...(o.systemPrompt === undefined ? {} : {system: o.systemPrompt}),
+        ...(o.effort === undefined ? {} : {variant: o.effort}),
+        ...(o.outputJsonSchema === undefined
+          ? {}
+          : {format: {type: 'json_schema', schema: o.outputJsonSchema}}),
+      };
+      const response = await this.#client.session.prompt({
+        path: {id: this.#id},
+        body: body as Parameters<OpenCodeClient['session']['prompt']>[0]['body'] & object,
+        signal: controller.signal,
+      });
+      if (this.#hookFailure !== undefined) throw this.#hookFailure;
+      if (options.signal.aborted) throw options.signal.reason;
+      const data = response.data;
+      if (data === undefined) throw new Error(`OpenCode failed the prompt: ${describe(response.error)}`);
+      const info = data.info as typeof data.info & {structured?: unknown};
+      const tokens = info.tokens;
+      if (tokens !== undefined) {
+        this.#options.emit({
+          type: 'usage',
+          inputTokens: tokens.input + tokens.cache.read + tokens.cache.write,
+          outputTokens: tokens.output,
+          cacheReadInputTokens: tokens.cache.read,
+          cacheCreationInputTokens: tokens.cache.write,
+        });
+      }
+      // No structured result (the model answered in prose): the agent reports STRATOS_AGENT_OUTPUT_MISSING.
+      if ((info.error as {name?: string} | undefined)?.name === 'StructuredOutputError')
+        return {text: textOf(data.parts)};
+      if (info.error !== undefined) throw new Error(`OpenCode failed the turn: ${describe(info.error)}`);
+      const text = textOf(data.parts);
+      if (text !== '') this.#options.emit({type: 'text', text});
+      return {text, ...(info.structured === undefined ? {} : {structured: {value: info.structured}})};
+    } catch (error) {
+      if (this.#hookFailure !== undefined) throw this.#hookFailure;
+      if (options.signal.aborted) throw options.signal.reason;
+      throw error;
+    } finally {
+      options.signal.removeEventListener('abort', onAbort);
+      this.#running = undefined;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#running?.abort(new Error('The OpenCode conversation was closed.'));
+    await this.#server.stop();
+    await this.#bridge?.close();
+  }
+}
+
+function textOf(parts: readonly {type: string}[]): string {
+  return parts
+    .filter((part) => part.type === 'text')
+    .map((part) => (part as {text?: string}).text ?? '')
+    .join('');
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return JSON.stringify(error);
+  } catch {
+    return String(error);
+  }
+}
