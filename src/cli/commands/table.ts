@@ -15,7 +15,7 @@ const mcpServerOptions: CommandSpec['options'] = {
 export const commands: CommandSpec[] = [
   {
     name: 'list',
-    summary: 'List discovered workflows with their short descriptions and build freshness.',
+    summary: 'List workflows: short descriptions and build freshness.',
     usage: 'stratos list [--json]',
     positionals: [],
     options: {json: jsonOption},
@@ -23,7 +23,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'describe',
-    summary: "Show a workflow's manual (long description) and its input and output schemas.",
+    summary: "Show a workflow's manual and input/output schemas.",
     usage: 'stratos describe <workflow> [--json]',
     positionals: ['workflow'],
     options: {json: jsonOption, name: nameOption},
@@ -31,7 +31,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'schema',
-    summary: "Print only a workflow's input and output JSON Schemas.",
+    summary: "Print a workflow's input/output JSON Schemas.",
     usage: 'stratos schema <workflow> [--json]',
     positionals: ['workflow'],
     options: {json: jsonOption, name: nameOption},
@@ -39,7 +39,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'run',
-    summary: 'Run a workflow with a JSON input object (builds it first when needed).',
+    summary: 'Run a workflow with a JSON input (builds when needed).',
     usage: "stratos run <workflow> [--input '<json>' | --input - | --input-file <path>] [--json]",
     positionals: ['workflow'],
     options: {
@@ -56,7 +56,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'build',
-    summary: 'Build one workflow, or every discovered workflow, and report diagnostics.',
+    summary: 'Build one or every workflow and report diagnostics.',
     usage: 'stratos build [<workflow>] [--force] [--json]',
     positionals: ['workflow?'],
     options: {
@@ -68,8 +68,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'clean',
-    summary:
-      'Delete generated artifacts (dist/, generated/); keeps authored files, dependencies and credentials.',
+    summary: 'Delete generated artifacts (dist/, generated/).',
     usage: 'stratos clean [<workflow>] [--json]',
     positionals: ['workflow?'],
     options: {json: jsonOption, name: nameOption},
@@ -77,8 +76,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'mcp list',
-    summary:
-      'List the MCP servers of every discovered workflow with workflow and transport (no secret values).',
+    summary: 'List the MCP servers of every workflow.',
     usage: 'stratos mcp list [--json]',
     positionals: [],
     options: {json: jsonOption},
@@ -86,7 +84,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'mcp login',
-    summary: 'Sign in to an OAuth MCP server in the browser and store its credentials for later runs.',
+    summary: 'Sign in to an OAuth MCP server and store its credentials.',
     usage: 'stratos mcp login --name <server> [--workflow <name>] [--json]',
     positionals: [],
     options: mcpServerOptions,
@@ -94,7 +92,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'mcp logout',
-    summary: 'Remove the locally stored credentials of an OAuth MCP server (does not revoke them remotely).',
+    summary: "Remove an MCP server's stored credentials.",
     usage: 'stratos mcp logout --name <server> [--workflow <name>] [--json]',
     positionals: [],
     options: mcpServerOptions,
@@ -102,7 +100,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'runs list',
-    summary: 'List recent local runs (of this directory, or --all) with status and duration.',
+    summary: 'List recent local runs with status and duration.',
     usage: 'stratos runs list [--all] [--limit <n>] [--json]',
     positionals: [],
     options: {
@@ -114,7 +112,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'runs show',
-    summary: "Show a run's tree of workflows, agents, tool calls and decisions with durations and status.",
+    summary: "Show a run's tree of operations with durations and status.",
     usage: 'stratos runs show <run> [--json]',
     positionals: ['run'],
     options: {json: jsonOption},
@@ -122,7 +120,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'runs open',
-    summary: 'Serve a local page (127.0.0.1) of recent runs with a waterfall of each run; stops on Ctrl+C.',
+    summary: 'Open a local page of runs with a waterfall of each.',
     usage: 'stratos runs open [<run>] [--port <n>] [--no-browser] [--all] [--json]',
     positionals: ['run?'],
     options: {
@@ -136,8 +134,7 @@ export const commands: CommandSpec[] = [
   // stratos test: saved cases with scripted answers, and turning a run into a case (docs/testing.md)
   {
     name: 'test',
-    summary:
-      "Run a workflow's saved cases (tests/<case>.yaml) with scripted agents, decisions and MCP calls.",
+    summary: "Run a workflow's saved test cases, offline.",
     usage: 'stratos test [<workflow>] [--json]',
     positionals: ['workflow?'],
     options: {json: jsonOption, name: nameOption},
@@ -145,7 +142,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'runs record',
-    summary: 'Turn a recorded run into a test case: its input, output, agent replies and MCP results.',
+    summary: 'Turn a recorded run into a test case.',
     usage: 'stratos runs record <run> --case <name> [--json]',
     positionals: ['run'],
     options: {
@@ -160,7 +157,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'tools list',
-    summary: 'List the built-in tool names each agent harness supports for allowedTools and disallowedTools.',
+    summary: "List each harness's built-in tool names.",
     usage: 'stratos tools list [--json]',
     positionals: [],
     options: {json: jsonOption},
@@ -168,8 +165,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'provider status',
-    summary:
-      'Show, for each agent harness and provider, installation, authentication and model catalog status.',
+    summary: 'Show harness installation, authentication and catalogs.',
     usage: 'stratos provider status [--json]',
     positionals: [],
     options: {json: jsonOption},
@@ -191,7 +187,7 @@ const skillAgentOptions: CommandSpec['options'] = {
 commands.push(
   {
     name: 'skill install',
-    summary: "Link the bundled skill into agents' skills folders.",
+    summary: "Link the bundled skill into agents' skill folders.",
     usage: 'stratos skill install (--agent <names> | --all) [--json]',
     positionals: [],
     options: skillAgentOptions,
@@ -199,7 +195,7 @@ commands.push(
   },
   {
     name: 'skill status',
-    summary: 'Show per agent whether the skill link is installed, missing, broken or not ours.',
+    summary: "Show the state of each agent's skill link.",
     usage: 'stratos skill status [--agent <names>] [--json]',
     positionals: [],
     options: {json: jsonOption, agent: skillAgentOptions.agent!},
