@@ -156,7 +156,7 @@ describe('the npm package', () => {
     const {harnesses} = JSON.parse(result.stdout).data;
     for (const harness of harnesses) {
       assert.equal(harness.installed, false, `${harness.harness} is an optional peer, not installed here`);
-      assert.equal(harness.install, `npm install ${harness.package}`);
+      assert.ok(harness.install.startsWith(`npm install ${harness.package}`), harness.install);
     }
   });
 
