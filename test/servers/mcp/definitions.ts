@@ -218,14 +218,57 @@ const schemas: ServerDefinition = {
       outputSchema: {type: 'object', properties: {waitedMs: {type: 'integer'}}, required: ['waitedMs']},
       handler: async (args, ctx) => {
         const ms = typeof args.ms === 'number' ? args.ms : 0;
-        // When it ran (beyond the declared schema): tests tell overlapping calls apart without timing them.
+        // When it ran (beyond the declared schema), so a test can check it waited.
         const startedAt = Date.now();
         await delay(ms, ctx.signal);
         return structured({waitedMs: ms, startedAt, endedAt: Date.now()});
       },
     },
+    {
+      name: 'gather',
+      description:
+        'Answers once `count` calls of it are in progress at the same time (overlapped: true), or after `limitMs` (overlapped: false).',
+      inputSchema: objectSchema(
+        {count: {type: 'integer', minimum: 1}, limitMs: {type: 'integer', minimum: 0}},
+        ['count', 'limitMs'],
+      ),
+      outputSchema: {type: 'object', properties: {overlapped: {type: 'boolean'}}, required: ['overlapped']},
+      handler: async (args, ctx) => {
+        const count = typeof args.count === 'number' ? args.count : 1;
+        const limitMs = typeof args.limitMs === 'number' ? args.limitMs : 0;
+        return structured({overlapped: await gatherCalls(count, limitMs, ctx.signal)});
+      },
+    },
   ],
 };
+
+const gathering = {inProgress: 0, wakers: new Set<() => void>()};
+
+/** Whether `count` gather calls were in progress at once before `limitMs` passed: overlap without timing it. */
+async function gatherCalls(count: number, limitMs: number, signal: AbortSignal): Promise<boolean> {
+  gathering.inProgress += 1;
+  try {
+    if (gathering.inProgress >= count) {
+      for (const wake of gathering.wakers) wake();
+      return true;
+    }
+    return await new Promise<boolean>((resolve) => {
+      const settle = (overlapped: boolean) => {
+        clearTimeout(timer);
+        gathering.wakers.delete(wake);
+        signal.removeEventListener('abort', abort);
+        resolve(overlapped);
+      };
+      const wake = () => settle(true);
+      const abort = () => settle(false);
+      const timer = setTimeout(() => settle(false), limitMs);
+      gathering.wakers.add(wake);
+      signal.addEventListener('abort', abort, {once: true});
+    });
+  } finally {
+    gathering.inProgress -= 1;
+  }
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // changing: schema depends on a variant file read at tools/list (and tools/call) time
