@@ -96,11 +96,12 @@ export class CaseScript implements ScriptedAnswers {
       ({script, used}) =>
         !used &&
         script.decision === call.decision &&
-        (script.workflow === undefined || script.workflow === call.workflow),
+        (script.workflow === undefined || script.workflow === call.workflow) &&
+        sameNames(Object.keys(script.answers), call.questions),
     );
     if (entry === undefined) {
       throw this.#fail(
-        `Decision '${call.decision}' of workflow '${call.workflow}' asked ${call.questions.map((q) => `'${q}'`).join(', ')}, which the case does not answer. Add an entry to decisions: (decision: ${call.decision}, answers).`,
+        `Decision '${call.decision}' of workflow '${call.workflow}' asked ${call.questions.map((q) => `'${q}'`).join(', ')}, which the case does not answer. Add an entry to decisions: (decision: ${call.decision}, answers naming exactly these questions).`,
         {decision: call.decision, questions: [...call.questions], workflow: call.workflow},
       );
     }
@@ -175,7 +176,10 @@ export class CaseScript implements ScriptedAnswers {
       }
     }
     for (const {script, used} of this.#decisions) {
-      if (!used) unused(`The case scripts answers for decision '${script.decision}'`);
+      if (!used)
+        unused(
+          `The case scripts answers for decision '${script.decision}' (questions ${Object.keys(script.answers).join(', ')})`,
+        );
     }
     for (const {script, used} of this.#children) {
       if (!used)
@@ -190,6 +194,11 @@ export class CaseScript implements ScriptedAnswers {
     this.#unscripted.push({code: 'STRATOS_TEST_CALL_UNSCRIPTED', message});
     return new StratosError('STRATOS_TEST_CALL_UNSCRIPTED', message, {details});
   }
+}
+
+/** True when both lists hold the same names, in any order. */
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name) => b.includes(name));
 }
 
 /** Arguments compared as JSON: what a server would receive. */
