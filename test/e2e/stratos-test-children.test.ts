@@ -3,7 +3,7 @@
 // fails the case even when the parent catches the failure, an unused child script and a call no child script
 // matches fail naming the child and its input, and a child the case does not script runs for real.
 import assert from 'node:assert/strict';
-import {mkdtemp, rm} from 'node:fs/promises';
+import {mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
@@ -14,6 +14,7 @@ import {createTempProject, manifest, type TempProject} from '../helpers/temp-pro
 const repository = fileURLToPath(new URL('../..', import.meta.url));
 let home: string;
 let project: TempProject;
+let counterDir: string;
 
 // The child with an agent: if it ran in a case that scripts no agent, the call would be unscripted.
 const drafter = `import {createAgent, workflow} from '@stratoscli/stratos';
@@ -88,7 +89,10 @@ before(async () => {
     'workflow.yaml': manifest('drafter', agents),
     'workflow.ts': drafter,
   });
-  await project.writeWorkflow('counter', {'workflow.yaml': manifest('counter'), 'workflow.ts': counter});
+  counterDir = await project.writeWorkflow('counter', {
+    'workflow.yaml': manifest('counter'),
+    'workflow.ts': counter,
+  });
   const boardDir = await project.writeWorkflow('board', {
     'workflow.yaml': manifest('board'),
     'workflow.ts': board,
@@ -192,6 +196,15 @@ test('scripted children answer from the case; unscripted ones run for real; wron
   assert.equal(unknown.status, 'errored');
   assert.equal(unknown.problems[0]?.code, 'STRATOS_TEST_CASE_INVALID');
   assert.match(unknown.problems[0]!.message, /children/);
+});
+
+test('an edited child is rebuilt before the next stratos test, and the unscripted child runs the new code', async () => {
+  await writeFile(join(counterDir, 'workflow.ts'), counter.replace(".replaceAll(' ', '')", ''));
+  const result = await project.cli(['test', 'board', '--json'], {env: {ANTHROPIC_API_KEY: ''}});
+  assert.equal(result.exitCode, 1, result.stdout + result.stderr);
+  const report = result.json.error.details.cases.find((c: {case: string}) => c.case === 'scripted-output');
+  assert.equal(report.status, 'failed');
+  assert.deepEqual(report.diff, ['output.letters[0]: expected 11, got 13']);
 });
 
 test("the review-batch example's cases pass: pr-review for real, and pr-review scripted", async () => {
