@@ -112,7 +112,9 @@ function scriptedRun(name: string, answer: ScriptedChildAnswer): Record<string, 
 /** A scripted output the child's own output schema refuses is the case's fault: the case fails, naming it. */
 function rejectScriptedOutput(parent: ExecutionContext, name: string, error: StratosError): void {
   const issues = error.details?.issues as ValidationIssue[] | undefined;
-  const problem = issues === undefined ? error.message : formatValidationIssues(issues);
+  // One line: it is shown as one problem of the case.
+  const problem =
+    issues === undefined ? error.message : formatValidationIssues(issues).replaceAll('\n- ', '; ').slice(2);
   parent.scripts?.rejectChild({workflow: parent.workflow.name, child: name, problem});
 }
 

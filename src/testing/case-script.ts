@@ -144,7 +144,7 @@ export class CaseScript implements ScriptedAnswers {
   rejectChild(call: {workflow: string; child: string; problem: string}): void {
     this.#unscripted.push({
       code: 'STRATOS_TEST_SCRIPT_INVALID',
-      message: `The case scripts an output for child workflow '${call.child}' (called by '${call.workflow}') that does not match the child's output schema:\n${call.problem}\nFix the output of that entry under children:.`,
+      message: `The case scripts an output for child workflow '${call.child}' (called by '${call.workflow}') that does not match the child's output schema (${call.problem}). Fix the output of that entry under children:.`,
     });
   }
 

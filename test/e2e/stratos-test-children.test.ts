@@ -173,7 +173,7 @@ test('scripted children answer from the case; unscripted ones run for real; wron
     'the parent caught the child failure, yet the case fails',
   );
   assert.match(invalid.problems[0]!.message, /child workflow 'drafter' \(called by 'board'\)/);
-  assert.match(invalid.problems[0]!.message, /- words: /);
+  assert.match(invalid.problems[0]!.message, /output schema \(words: [^)]*\)\. Fix/);
 
   const unused = at('unused-child');
   assert.equal(unused.status, 'failed');
