@@ -1,6 +1,7 @@
 // `stratos test` with 50 cases of a workflow with an agent and MCP calls (two scripted agent executes and two
 // scripted tool calls per case) against the same workflow with 1 case, both through the built CLI after a warm
 // build. Target (issue 21): the 50 cases in a few seconds; the ratio shows what a case costs beyond CLI start-up.
+import {spawnSync} from 'node:child_process';
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {cliPath} from '../test/helpers/run-cli.ts';
@@ -82,6 +83,18 @@ try {
   // The first run of each builds; later runs reuse the build.
   timeOnce(command('build one', 'one-case'));
   timeOnce(command('build fifty', 'fifty-cases'));
+  // What is timed is every case passing, not a quick failure: the summary must count them all.
+  for (const [name, cases] of [
+    ['one-case', 1],
+    ['fifty-cases', 50],
+  ] as const) {
+    const {args, ...options} = command(name, name);
+    const {summary} = JSON.parse(
+      spawnSync(process.execPath, args, {...options, encoding: 'utf8'}).stdout,
+    ).data;
+    if (summary.total !== cases || summary.passed !== cases)
+      throw new Error(`${name}: expected ${cases} passing cases, got ${JSON.stringify(summary)}`);
+  }
   const [one, fifty] = timeSideBySide(
     [command('stratos test, 1 case', 'one-case'), command('stratos test, 50 cases', 'fifty-cases')],
     rounds,

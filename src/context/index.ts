@@ -7,4 +7,9 @@ export {
   runInExecutionContext,
 } from './execution-context.ts';
 export {type CleanupFailure, type OwnedResource, ResourceRegistry} from './resource-registry.ts';
-export type {ScriptedAgentAnswer, ScriptedAnswers, ScriptedToolResult} from './scripted-answers.ts';
+export type {
+  ScriptedAgentAnswer,
+  ScriptedAnswers,
+  ScriptedChildAnswer,
+  ScriptedToolResult,
+} from './scripted-answers.ts';

@@ -266,9 +266,11 @@ export const errorCodes = {
   STRATOS_TEST_CASE_EXISTS: 'stratos runs record would overwrite an existing test case file.',
   STRATOS_TEST_NO_CASES: 'The workflow has no test cases under <workflow>/tests/.',
   STRATOS_TEST_CALL_UNSCRIPTED:
-    'During stratos test, the workflow made an agent, decision or MCP call its case does not script.',
+    'During stratos test, the workflow made an agent, decision, MCP or child call its case does not script.',
   STRATOS_TEST_SCRIPT_UNUSED:
-    'A test case scripts an agent reply, decision answer or MCP result the workflow never asked for.',
+    'A test case scripts an agent reply, decision answer, MCP or child result the workflow never asked for.',
+  STRATOS_TEST_SCRIPT_INVALID:
+    "A test case scripts a child workflow's output that does not match the child's output schema.",
   STRATOS_TEST_OUTPUT_MISMATCH:
     'A test case ran, but its output (or error) differs from what the case expects.',
   STRATOS_TEST_CASES_FAILED: 'stratos test ran its cases and at least one failed or errored.',

@@ -1,10 +1,18 @@
 /**
  * Child workflows: what generated `<root>/.generated/<name>.ts` factories call. Every `execute(input)` is a real
  * invocation of the child (its own manifest, validation, execution id and cleanup) under the calling invocation:
- * the parent's invocation directory, root run and cancellation, none of its overrides.
+ * the parent's invocation directory, root run and cancellation, none of its overrides. Under `stratos test` a
+ * child the case scripts is still a real invocation of that child (contract, span, cleanup) whose run returns the
+ * scripted output or throws the scripted error.
  */
 import {dirname, join} from 'node:path';
-import {type InvocationOverrides, requireExecutionContext} from '../context/execution-context.ts';
+import {
+  type ExecutionContext,
+  type InvocationOverrides,
+  requireExecutionContext,
+} from '../context/execution-context.ts';
+import type {ScriptedChildAnswer} from '../context/scripted-answers.ts';
+import {formatValidationIssues, type ValidationIssue} from '../contract/validate.ts';
 import {discoverRoot, readWorkflowFolder, type WorkflowHandle} from '../discovery/index.ts';
 import {StratosError} from '../errors/index.ts';
 import {executeWorkflow} from './execute-workflow.ts';
@@ -49,6 +57,8 @@ async function executeChild<Output>(
       {details: {cycle: [...active.slice(active.indexOf(name)), name]}},
     );
   }
+  // `stratos test`: a scripted child's run is its scripted result (it throws when the case scripts no such call).
+  const scripted = parent.scripts?.child({workflow: parent.workflow.name, child: name, input});
   const cancel = new AbortController();
   let settled: Promise<unknown> = Promise.resolve();
   const unregister = parent.resources.register({
@@ -70,11 +80,14 @@ async function executeChild<Output>(
     parent,
     overrides,
     signal: cancel.signal,
+    ...(scripted === undefined ? {} : {scriptedRun: () => scriptedRun(name, scripted)}),
   }).then(({result}) => result);
   settled = run;
   try {
     const result = await run;
     if (result.ok) return result.output as Output;
+    if (scripted?.output !== undefined && result.error.code === 'STRATOS_OUTPUT_INVALID')
+      rejectScriptedOutput(parent, name, result.error);
     throw childFailure(name, result.error, result.executionId);
   } catch (error) {
     if (error instanceof StratosError && error.code === 'STRATOS_WORKFLOW_CHILD_FAILED') throw error;
@@ -84,9 +97,33 @@ async function executeChild<Output>(
   }
 }
 
+/** The run of a scripted child: the case's result, marked on the child's workflow span. */
+function scriptedRun(name: string, answer: ScriptedChildAnswer): Record<string, unknown> {
+  requireExecutionContext(`Child workflow '${name}'`).telemetry.event('stratos.workflow.scripted', {
+    'stratos.workflow.scripted': answer.error === undefined ? 'output' : answer.error.code,
+  });
+  if (answer.error !== undefined)
+    throw new StratosError(answer.error.code, answer.error.message, {
+      details: {workflow: name, scripted: true},
+    });
+  return structuredClone(answer.output);
+}
+
+/** A scripted output the child's own output schema refuses is the case's fault: the case fails, naming it. */
+function rejectScriptedOutput(parent: ExecutionContext, name: string, error: StratosError): void {
+  const issues = error.details?.issues as ValidationIssue[] | undefined;
+  // One line: it is shown as one problem of the case.
+  const problem =
+    issues === undefined ? error.message : formatValidationIssues(issues).replaceAll('\n- ', '; ').slice(2);
+  parent.scripts?.rejectChild({workflow: parent.workflow.name, child: name, problem});
+}
+
 function childFailure(name: string, error: unknown, executionId: string | undefined): StratosError {
   // A plain throw inside the child was already wrapped once (STRATOS_RUN_FAILED): show its own words.
-  const inner = error instanceof StratosError && error.code === 'STRATOS_RUN_FAILED' ? error.cause : error;
+  const inner =
+    error instanceof StratosError && error.code === 'STRATOS_RUN_FAILED' && error.cause !== undefined
+      ? error.cause
+      : error;
   const message = inner instanceof Error ? inner.message : String(inner);
   const code = error instanceof StratosError ? error.code : undefined;
   return new StratosError('STRATOS_WORKFLOW_CHILD_FAILED', `Child workflow '${name}' failed: ${message}`, {

@@ -7,6 +7,7 @@
 import type {BuildWorkflowOptions} from '../builder/build-workflow.ts';
 import type {LoadedWorkflow} from '../builder/index.ts';
 import type {ExecutionContext} from '../context/execution-context.ts';
+import type {WorkflowDefinition} from '../contract/define-workflow.ts';
 import type {WorkflowHandle} from '../discovery/index.ts';
 import {type InvocationResult, invokeWorkflow} from './invoke-workflow.ts';
 
@@ -22,6 +23,8 @@ export interface ExecuteWorkflowOptions {
   signal?: AbortSignal;
   notify?: (message: string) => void;
   stratosHome?: string;
+  /** `stratos test`: a scripted child keeps its loaded contract (input and output schemas) but not its run. */
+  scriptedRun?: WorkflowDefinition['run'];
 }
 
 export interface ExecutedWorkflow {
@@ -40,7 +43,10 @@ export async function executeWorkflow(options: ExecuteWorkflowOptions): Promise<
   const workflow = await prepareAndLoadWorkflow(handle, options.build);
   const result = await invokeWorkflow({
     workflow: {name: workflow.name, directory: workflow.directory, manifest: workflow.manifest},
-    definition: workflow.definition,
+    definition:
+      options.scriptedRun === undefined
+        ? workflow.definition
+        : {...workflow.definition, run: options.scriptedRun},
     input: options.input,
     invocationDirectory: options.invocationDirectory,
     ...(options.parent === undefined ? {} : {parent: options.parent}),

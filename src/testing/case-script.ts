@@ -1,16 +1,22 @@
 /**
- * The scripted answers of one case (the execution context's `scripts`): each agent execute, decision and call of a
- * scripted MCP server takes the first unused script that matches it. A call no script matches throws and is
- * remembered; scripts never taken are reported after the run. Both fail the case, naming the call.
+ * The scripted answers of one case (the execution context's `scripts`): each agent execute, decision, call of a
+ * scripted MCP server and execute of a scripted child workflow takes the first unused script that matches it. A
+ * call no script matches throws and is remembered, as is a scripted child output the child's contract refuses;
+ * scripts never taken are reported after the run. All fail the case, naming the call.
  */
 import {isDeepStrictEqual} from 'node:util';
-import type {ScriptedAgentAnswer, ScriptedAnswers, ScriptedToolResult} from '../context/scripted-answers.ts';
-import {StratosError} from '../errors/index.ts';
-import type {AgentScript, DecisionScript, TestCase, ToolScript} from './test-case.ts';
+import type {
+  ScriptedAgentAnswer,
+  ScriptedAnswers,
+  ScriptedChildAnswer,
+  ScriptedToolResult,
+} from '../context/scripted-answers.ts';
+import {type ErrorCode, StratosError} from '../errors/index.ts';
+import type {AgentScript, ChildScript, DecisionScript, TestCase, ToolScript} from './test-case.ts';
 
-/** A problem of a case that is not about its output: an unscripted call or an unused script. */
+/** A problem of a case that is not about its output: an unscripted call, an invalid or an unused script. */
 export interface CaseProblem {
-  code: 'STRATOS_TEST_CALL_UNSCRIPTED' | 'STRATOS_TEST_SCRIPT_UNUSED';
+  code: 'STRATOS_TEST_CALL_UNSCRIPTED' | 'STRATOS_TEST_SCRIPT_INVALID' | 'STRATOS_TEST_SCRIPT_UNUSED';
   message: string;
 }
 
@@ -18,6 +24,7 @@ export class CaseScript implements ScriptedAnswers {
   readonly #agents: {script: AgentScript; used: boolean}[];
   readonly #tools: Map<string, {script: ToolScript; used: boolean}[]>;
   readonly #decisions: {script: DecisionScript; used: boolean}[];
+  readonly #children: {script: ChildScript; used: boolean}[];
   readonly #unscripted: CaseProblem[] = [];
 
   constructor(testCase: TestCase) {
@@ -29,6 +36,7 @@ export class CaseScript implements ScriptedAnswers {
       ]),
     );
     this.#decisions = testCase.decisions.map((script) => ({script, used: false}));
+    this.#children = testCase.children.map((script) => ({script, used: false}));
   }
 
   agent(call: {workflow: string; agent: string; prompt: string}): ScriptedAgentAnswer {
@@ -88,11 +96,12 @@ export class CaseScript implements ScriptedAnswers {
       ({script, used}) =>
         !used &&
         script.decision === call.decision &&
-        (script.workflow === undefined || script.workflow === call.workflow),
+        (script.workflow === undefined || script.workflow === call.workflow) &&
+        sameNames(Object.keys(script.answers), call.questions),
     );
     if (entry === undefined) {
       throw this.#fail(
-        `Decision '${call.decision}' of workflow '${call.workflow}' asked ${call.questions.map((q) => `'${q}'`).join(', ')}, which the case does not answer. Add an entry to decisions: (decision: ${call.decision}, answers).`,
+        `Decision '${call.decision}' of workflow '${call.workflow}' asked ${call.questions.map((q) => `'${q}'`).join(', ')}, which the case does not answer. Add an entry to decisions: (decision: ${call.decision}, answers naming exactly these questions).`,
         {decision: call.decision, questions: [...call.questions], workflow: call.workflow},
       );
     }
@@ -100,7 +109,46 @@ export class CaseScript implements ScriptedAnswers {
     return entry.script.answers;
   }
 
-  /** Calls that found no script, in the order they were made. */
+  child(call: {workflow: string; child: string; input: unknown}): ScriptedChildAnswer | undefined {
+    const forCall = this.#children.filter(
+      ({script}) =>
+        script.child === call.child && (script.workflow === undefined || script.workflow === call.workflow),
+    );
+    // A child the case does not script runs for real, like an MCP server the case does not name.
+    if (forCall.length === 0) return undefined;
+    const entry = forCall.find(
+      ({script, used}) =>
+        !used &&
+        (script.input === undefined || isDeepStrictEqual(normalize(script.input), normalize(call.input))),
+    );
+    if (entry === undefined) {
+      throw this.#fail(
+        `Child workflow '${call.child}' was called by '${call.workflow}' with input ${JSON.stringify(call.input)}, which the case does not script (it scripts '${call.child}', so every call is looked up). Add an entry to children: (child: ${call.child}, input: this input, output or error).`,
+        {child: call.child, workflow: call.workflow, input: call.input},
+      );
+    }
+    entry.used = true;
+    const {script} = entry;
+    if (script.output !== undefined) return {output: script.output};
+    const code = script.error as ErrorCode;
+    return {
+      error: {
+        code,
+        message:
+          script.message ??
+          `Child workflow '${call.child}' failed with ${code}, as the case scripts (children: of the test case).`,
+      },
+    };
+  }
+
+  rejectChild(call: {workflow: string; child: string; problem: string}): void {
+    this.#unscripted.push({
+      code: 'STRATOS_TEST_SCRIPT_INVALID',
+      message: `The case scripts an output for child workflow '${call.child}' (called by '${call.workflow}') that does not match the child's output schema (${call.problem}). Fix the output of that entry under children:.`,
+    });
+  }
+
+  /** Calls that found no script, and scripted values their contract refused, in the order they happened. */
   unscripted(): CaseProblem[] {
     return [...this.#unscripted];
   }
@@ -128,7 +176,16 @@ export class CaseScript implements ScriptedAnswers {
       }
     }
     for (const {script, used} of this.#decisions) {
-      if (!used) unused(`The case scripts answers for decision '${script.decision}'`);
+      if (!used)
+        unused(
+          `The case scripts answers for decision '${script.decision}' (questions ${Object.keys(script.answers).join(', ')})`,
+        );
+    }
+    for (const {script, used} of this.#children) {
+      if (!used)
+        unused(
+          `The case scripts a result for child workflow '${script.child}'${script.input === undefined ? '' : ` with input ${JSON.stringify(script.input)}`}`,
+        );
     }
     return problems;
   }
@@ -137,6 +194,11 @@ export class CaseScript implements ScriptedAnswers {
     this.#unscripted.push({code: 'STRATOS_TEST_CALL_UNSCRIPTED', message});
     return new StratosError('STRATOS_TEST_CALL_UNSCRIPTED', message, {details});
   }
+}
+
+/** True when both lists hold the same names, in any order. */
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name) => b.includes(name));
 }
 
 /** Arguments compared as JSON: what a server would receive. */

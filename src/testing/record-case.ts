@@ -2,7 +2,9 @@
  * A recorded run as a test case (`stratos runs record <run> --case <name>`): the run's input and output from
  * run.json, and from events.jsonl each agent reply (`gen_ai.output.messages` of an agent span, matched by the
  * prompt's beginning) and each direct MCP result (`gen_ai.tool.call.result` of a `tools/call` span, matched by tool
- * and arguments). What the artifacts hold redacted, truncated or not at all is kept visible and listed as needing a
+ * and arguments) and each decision's answers (`stratos.decision.answers` of a decision span, in the written shape of a
+ * case). Child workflows are not recorded as scripts: they run for real when the case replays, and their own
+ * agent, decision and MCP calls are recorded with `workflow:`. What the artifacts hold redacted, truncated or not at all is kept visible and listed as needing a
  * value: a recorded case never guesses.
  */
 import type {RunTreeNode} from '../telemetry/artifacts/run-store.ts';
@@ -32,6 +34,7 @@ export function recordTestCase(record: RunRecord, tree: readonly RunTreeNode[]):
   else testCase.error = record.error?.code ?? 'STRATOS_RUN_FAILED';
   const agents: Record<string, unknown>[] = [];
   const mcp: Record<string, Record<string, unknown>[]> = {};
+  const decisions: Record<string, unknown>[] = [];
   const visit = (node: RunTreeNode): void => {
     const attributes = node.attributes ?? {};
     const workflow = node.workflow === root ? {} : {workflow: node.workflow};
@@ -83,12 +86,43 @@ export function recordTestCase(record: RunRecord, tree: readonly RunTreeNode[]):
       }
       calls.push(entry);
     }
+    if (node.kind === 'decision' && typeof attributes['stratos.decision.name'] === 'string') {
+      decisions.push(recordDecision(attributes, workflow, decisions.length, needsValue));
+    }
     for (const child of node.children) visit(child);
   };
   for (const node of tree) visit(node);
   if (agents.length > 0) testCase.agents = agents;
   if (Object.keys(mcp).length > 0) testCase.mcp = mcp;
+  if (decisions.length > 0) testCase.decisions = decisions;
   return {testCase, needsValue};
+}
+
+/** A decision span as a case entry: each answer without its `type` (the question gives it). */
+function recordDecision(
+  attributes: Record<string, unknown>,
+  workflow: {workflow?: string},
+  index: number,
+  needsValue: string[],
+): Record<string, unknown> {
+  const decision = String(attributes['stratos.decision.name']);
+  const at = `decisions[${index}] (decision '${decision}')`;
+  const recorded = parseJson(String(attributes['stratos.decision.answers'] ?? ''));
+  const answers: Record<string, unknown> = {};
+  if (typeof recorded === 'object' && recorded !== null && !Array.isArray(recorded)) {
+    for (const [name, answer] of Object.entries(recorded)) {
+      const {type: _type, ...written} = (answer ?? {}) as Record<string, unknown>;
+      answers[name] = written;
+    }
+    noteRedacted(answers, `${at} answers`, needsValue);
+  } else {
+    const names = attributes['stratos.decision.question_names'];
+    for (const name of Array.isArray(names) ? names : []) answers[String(name)] = NEEDS_VALUE;
+    needsValue.push(
+      `${at}: the run recorded no answers (the decision failed, or they were truncated); write each answer.`,
+    );
+  }
+  return {decision, ...workflow, answers};
 }
 
 function summaryValue(summary: ValueSummary | undefined, field: string, needsValue: string[]): unknown {

@@ -63,7 +63,8 @@ export async function runTestCase(options: RunTestCaseOptions): Promise<CaseRepo
   };
   const unscripted = script.unscripted();
   report.problems.push(...unscripted);
-  // An unscripted call ends the run early, so its later scripts are not "unused"; they are reported otherwise.
+  // An unscripted call (or a scripted child output its contract refuses) ends the run early, so its later scripts
+  // are not "unused"; they are reported otherwise.
   if (unscripted.length === 0) report.problems.push(...script.unused());
   if (result.ok) {
     if (testCase.error !== undefined) {
@@ -81,7 +82,8 @@ export async function runTestCase(options: RunTestCaseOptions): Promise<CaseRepo
         });
       }
     }
-  } else if (result.error.code !== 'STRATOS_TEST_CALL_UNSCRIPTED' || unscripted.length === 0) {
+  } else if (unscripted.length === 0) {
+    // (With an unscripted call or a refused scripted value, the run's failure is its consequence: already reported.)
     if (testCase.error === undefined) {
       report.status = 'errored';
       report.problems.push({code: result.error.code, message: result.error.message});

@@ -7,7 +7,7 @@ import {readdir, readFile} from 'node:fs/promises';
 import {extname, join} from 'node:path';
 import {parse as parseYaml} from 'yaml';
 import {z} from 'zod';
-import {StratosError} from '../errors/index.ts';
+import {errorCodes, StratosError} from '../errors/index.ts';
 import {isNotFound} from '../internal/json-file.ts';
 
 export const CASES_FOLDER = 'tests';
@@ -42,6 +42,31 @@ const decisionScript = z.strictObject({
   answers: z.record(z.string(), z.unknown()),
 });
 
+/**
+ * A child workflow's scripted result: the child is then not run (its input and output are still validated by its
+ * own contract). `input`, when given, must equal what the parent passes; `error` makes the child fail with that code.
+ */
+const childScript = z
+  .strictObject({
+    child: z.string().min(1),
+    workflow: z.string().min(1).optional(),
+    input: z.record(z.string(), z.unknown()).optional(),
+    output: z.record(z.string(), z.unknown()).optional(),
+    error: z
+      .string()
+      .refine((code) => Object.hasOwn(errorCodes, code), {
+        message: 'a Stratos error code listed in docs/errors.md, such as STRATOS_AGENT_OUTPUT_INVALID',
+      })
+      .optional(),
+    message: z.string().min(1).optional(),
+  })
+  .refine((script) => (script.output === undefined) !== (script.error === undefined), {
+    message: "give exactly one of output (the child's result) or error (the code it fails with)",
+  })
+  .refine((script) => script.message === undefined || script.error !== undefined, {
+    message: 'message goes with error',
+  });
+
 const testCaseSchema = z
   .strictObject({
     description: z.string().optional(),
@@ -55,6 +80,7 @@ const testCaseSchema = z
     agents: z.array(agentScript).default([]),
     mcp: z.record(z.string(), z.array(toolScript)).default({}),
     decisions: z.array(decisionScript).default([]),
+    children: z.array(childScript).default([]),
   })
   .refine((c) => [c.output, c.match, c.error].filter((expected) => expected !== undefined).length === 1, {
     message: 'give exactly one of output (exact), match (partial) or error (an expected error code)',
@@ -64,6 +90,7 @@ export type TestCase = z.output<typeof testCaseSchema>;
 export type AgentScript = TestCase['agents'][number];
 export type ToolScript = TestCase['mcp'][string][number];
 export type DecisionScript = TestCase['decisions'][number];
+export type ChildScript = TestCase['children'][number];
 
 /** One case file as read: the case, or why it cannot be used. */
 export type CaseFile =

@@ -1,5 +1,5 @@
 // `stratos test` through the real CLI: the examples' cases pass; failing cases (wrong output, unscripted call,
-// unused script, expected error not raised, unexpected error) each get their report; scripted MCP servers are
+// unused agent and MCP scripts, expected error not raised, unexpected error) each get their report; scripted MCP servers are
 // matched by tool and arguments; the readable report shows the diff.
 import assert from 'node:assert/strict';
 import {execFileSync} from 'node:child_process';
@@ -162,6 +162,10 @@ before(async () => {
       },
     ],
     'unexpected-call': [listerDir, {match: {}, mcp: {files: [allowed('/data'), listing('/elsewhere', '')]}}],
+    'unused-tool': [
+      listerDir,
+      {match: {}, mcp: {files: [allowed('/data'), listing('/data', '[FILE] b.txt'), listing('/other', '')]}},
+    ],
   };
   for (const [name, [directory, content]] of Object.entries(cases)) {
     await project.write(
@@ -282,6 +286,17 @@ test('each failing case gets its own report; the command exits 1', async () => {
   assert.equal(call.problems[0]?.code, 'STRATOS_TEST_CALL_UNSCRIPTED');
   assert.match(call.problems[0]!.message, /MCP tool 'list_directory' of server 'files'.*\{"path":"\/data"\}/);
   assert.equal(call.problems.length, 1, 'the unused script after an unscripted call is not reported twice');
+
+  const tool = at('unused-tool');
+  assert.equal(tool.status, 'failed');
+  assert.deepEqual(
+    tool.problems.map((p) => p.code),
+    ['STRATOS_TEST_SCRIPT_UNUSED'],
+  );
+  assert.match(
+    tool.problems[0]!.message,
+    /MCP tool 'list_directory' of server 'files' with arguments \{"path":"\/other"\}/,
+  );
 });
 
 test('the readable report names each case, shows the diff and exits 1', async () => {

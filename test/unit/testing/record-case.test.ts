@@ -85,3 +85,40 @@ test('a truncated input is a value to write, never a guess', () => {
   assert.equal(testCase.input, NEEDS_VALUE);
   assert.match(needsValue[0]!, /^input: run\.json keeps only the first 8 characters/);
 });
+
+test("a decision's answers become a script in the case's written shape; failed decisions need their answers", () => {
+  const answers = {
+    queue: {type: 'choice', choice: 'bug', probabilities: {bug: 0.9, billing: 0.1}},
+    severity: {type: 'score', score: 1.5, probabilities: [0.1, 0.3, 0.6], confidence: 0.7},
+    urgent: {type: 'noul', noul: 0.8},
+  };
+  const tree = [
+    node('decision', {
+      'stratos.decision.name': 'triage',
+      'stratos.decision.question_names': ['queue', 'severity', 'urgent'],
+      'stratos.decision.answers': JSON.stringify(answers),
+    }),
+    node(
+      'decision',
+      {'stratos.decision.name': 'route', 'stratos.decision.question_names': ['team']},
+      'child',
+    ),
+  ];
+  const {testCase, needsValue} = recordTestCase(
+    record({type: 'object', preview: '{}', truncated: false}),
+    tree,
+  );
+  assert.deepEqual(testCase.decisions, [
+    {
+      decision: 'triage',
+      answers: {
+        queue: {choice: 'bug', probabilities: {bug: 0.9, billing: 0.1}},
+        severity: {score: 1.5, probabilities: [0.1, 0.3, 0.6], confidence: 0.7},
+        urgent: {noul: 0.8},
+      },
+    },
+    {decision: 'route', workflow: 'child', answers: {team: NEEDS_VALUE}},
+  ]);
+  assert.equal(needsValue.length, 1);
+  assert.match(needsValue[0]!, /^decisions\[1\] \(decision 'route'\): the run recorded no answers/);
+});
