@@ -19,6 +19,11 @@ import {HookFailure} from './hooks.ts';
 import {loadHarness} from './load-harness.ts';
 import {ModelUnavailableError} from './model-unavailable-error.ts';
 import type {ReadyCandidate} from './selection/check-readiness.ts';
+import {
+  createSessionMarker,
+  findSurvivingSessionProcesses,
+  sessionMarkerVariable,
+} from './selection/find-session-processes.ts';
 import {prepareCandidates} from './selection/prepare-candidates.ts';
 import {
   type AgentSettings,
@@ -169,6 +174,8 @@ class AgentSession<Output> implements Agent<Output> {
   #candidates: ReadyCandidate[] | undefined;
   #skipped: SelectionSkip[] = [];
   #sessionsStarted = 0;
+  /** With model preferences: the marker every process of the current native session carries. */
+  #sessionMarker: string | undefined;
   /** Set after the first turn that got past selection: from then on the selection is fixed. */
   #established = false;
   #code: AgentSettings<Output>;
@@ -401,6 +408,19 @@ class AgentSession<Output> implements Agent<Output> {
         },
       );
     }
+    const survivors =
+      this.#sessionMarker === undefined ? [] : await findSurvivingSessionProcesses(this.#sessionMarker);
+    if (survivors.length > 0) {
+      const listed = survivors.map((p) => `${p.pid} (${p.command.slice(0, 80)})`).join(', ');
+      throw new AgentRunError(
+        `${rejection.message} Its session was not cleaned up: ${survivors.length === 1 ? 'a process it started is' : 'processes it started are'} still running (${listed}), so no other model is tried. End ${survivors.length === 1 ? 'it' : 'them'}, and check the MCP servers of this agent.`,
+        {
+          agent: this.name,
+          harness: this.#current.harness,
+          cause: rejection,
+        },
+      );
+    }
     if (rejected === undefined || this.#candidates === undefined || this.#candidates.length < 2) {
       throw new AgentRunError(`${rejection.message} No other prepared model is left to try.`, {
         agent: this.name,
@@ -464,6 +484,10 @@ class AgentSession<Output> implements Agent<Output> {
     const worktree = await this.#acquireWorktree(scope);
     const env = createHarnessEnvironment();
     await this.#selectCandidate(env, signal, scope);
+    if (this.settings.models !== undefined) {
+      this.#sessionMarker = createSessionMarker();
+      env[sessionMarkerVariable] = this.#sessionMarker;
+    }
     const harness =
       this.#harness?.id === this.#current.harness ? this.#harness : await loadHarness(this.#current.harness);
     this.#harness = harness;

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, afterEach, before, test} from 'node:test';
+import {fileURLToPath} from 'node:url';
 import {createTempProject, manifest, type TempProject} from '../helpers/temp-project.ts';
 import {type CatalogServer, startCatalogServer} from '../servers/catalogs/index.ts';
 import {SERVE_SCRIPT} from '../servers/mcp/index.ts';
@@ -26,6 +27,7 @@ let azure: ResponsesServer;
 let brokenCatalog: CatalogServer;
 let project: TempProject;
 let home: HarnessHome;
+const leakFile = () => join(home.base, 'leaked-pids');
 
 const workflowTs = `import {createAgent, isStratosError, workflow} from '@stratoscli/stratos';
 import {z} from 'zod';
@@ -57,22 +59,35 @@ export default workflow({
 });
 `;
 
-const agents = `mcp:
+const agents = (leakFile: string) => `mcp:
   servers:
     counter:
       type: stdio
       command: ${JSON.stringify(process.execPath)}
       args: [${JSON.stringify(SERVE_SCRIPT)}, counter, --stdio]
+    leaky:
+      type: stdio
+      command: ${JSON.stringify(process.execPath)}
+      args: [${JSON.stringify(LEAKY_SCRIPT)}]
+      env:
+        STRATOS_TEST_LEAK_FILE: ${JSON.stringify(leakFile)}
 agents:
   prefer-claude:
     models: [anthropic/claude-sonnet-4-5, openai/gpt-5]
+    allowedMcps: [counter]
+  leaves-a-process:
+    models: [anthropic/claude-sonnet-4-5, openai/gpt-5]
+    allowedMcps: [leaky]
   catalog-miss:
     models: [anthropic/claude-haiku-4-5, openai/gpt-5]
+    allowedMcps: []
   on-azure:
     harness: codex
     provider: azure
     model: gpt-5-deployment
+    allowedMcps: []
 `;
+const LEAKY_SCRIPT = fileURLToPath(new URL('../servers/selection/leaky-mcp-server.ts', import.meta.url));
 
 before(async () => {
   anthropic = await startAnthropicServer(
@@ -99,7 +114,7 @@ before(async () => {
   home = await createHarnessHome({anthropicUrl: anthropic.url, openaiUrl: openai.url});
   project = await createTempProject('stratos-agent-selection-');
   await project.writeWorkflow('selection', {
-    'workflow.yaml': manifest('selection', agents),
+    'workflow.yaml': manifest('selection', agents(leakFile())),
     'workflow.ts': workflowTs,
   });
   const build = await project.cli(['build', 'selection', '--json'], {env: home.env});
@@ -111,6 +126,7 @@ afterEach(async () => {
 });
 
 after(async () => {
+  if (home !== undefined) await killLeaked();
   await anthropic?.close();
   await openai?.close();
   await azure?.close();
@@ -287,3 +303,37 @@ test('a failing Azure setup never uses the OpenAI key that is present', async ()
   assert.equal(outcome.selection, null, 'no Codex session was started');
   assert.deepEqual(outcome.requests, {anthropic: 0, openai: 0, azure: 0});
 });
+
+test('a rejection whose session could not be cleaned up fails: no other model is tried', async () => {
+  const before = (await readLeaked()).length;
+  const outcome = await run('leaves-a-process', ['REJECT this model']);
+  try {
+    assert.equal(outcome.error, 'STRATOS_AGENT_RUN_FAILED', JSON.stringify(outcome));
+    assert.match(outcome.message, /was not cleaned up: a process it started is still running/);
+    assert.match(outcome.message, /no other model is tried/);
+    assert.deepEqual(outcome.texts, []);
+    assert.equal(outcome.selection?.harness, 'claude-code');
+    assert.equal(outcome.selection?.model, 'claude-sonnet-4-5');
+    assert.equal(outcome.selection?.sessionsStarted, 1);
+    assert.deepEqual(outcome.selection?.skipped, []);
+    assert.ok(outcome.requests.anthropic >= 1);
+    assert.equal(outcome.requests.openai, 0, 'Codex was never asked');
+    assert.ok((await readLeaked()).length > before, 'the session started the leaky MCP server');
+  } finally {
+    await killLeaked();
+  }
+});
+
+async function readLeaked(): Promise<number[]> {
+  const text = await readFile(leakFile(), 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).map(Number);
+}
+
+/** The processes the leaky MCP server left (during the build's tool listing too). */
+async function killLeaked(): Promise<void> {
+  for (const pid of await readLeaked()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+}
