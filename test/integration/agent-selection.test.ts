@@ -25,6 +25,12 @@ let anthropic: AnthropicServer;
 let openai: ResponsesServer;
 let azure: ResponsesServer;
 let brokenCatalog: CatalogServer;
+let failingCatalog: CatalogServer;
+let deniedCatalog: CatalogServer;
+/** An Anthropic server whose catalog is partial: it lists claude-sonnet-4-5 and says there is more. */
+let partialAnthropic: AnthropicServer;
+/** The address of a catalog server that was closed: nothing listens there. */
+let closedUrl: string;
 let project: TempProject;
 let home: HarnessHome;
 const leakFile = () => join(home.base, 'leaked-pids');
@@ -111,6 +117,15 @@ before(async () => {
   openai = await startResponsesServer((turn) => ({text: `codex says ${turn.userText}`}), {models: ['gpt-5']});
   azure = await startResponsesServer((turn) => ({text: `azure says ${turn.userText}`}));
   brokenCatalog = await startCatalogServer({kind: 'invalid'});
+  failingCatalog = await startCatalogServer({kind: 'error'});
+  deniedCatalog = await startCatalogServer({kind: 'denied'});
+  partialAnthropic = await startAnthropicServer(
+    (turn) => ({text: isMainTurn(turn) ? `partial claude ${turn.body.model} says ${turn.lastText}` : 'side'}),
+    {models: ['claude-sonnet-4-5'], partial: true},
+  );
+  const closed = await startCatalogServer({kind: 'complete', models: []});
+  closedUrl = closed.url;
+  await closed.close();
   home = await createHarnessHome({anthropicUrl: anthropic.url, openaiUrl: openai.url});
   project = await createTempProject('stratos-agent-selection-');
   await project.writeWorkflow('selection', {
@@ -131,6 +146,9 @@ after(async () => {
   await openai?.close();
   await azure?.close();
   await brokenCatalog?.close();
+  await failingCatalog?.close();
+  await deniedCatalog?.close();
+  await partialAnthropic?.close();
   await project?.remove();
   await home?.remove();
 });
@@ -177,6 +195,15 @@ async function run(agent: string, prompts: string[], env: Record<string, string>
       azure: azure.modelRequests().length - before.azure,
     },
   };
+}
+
+/** The attributes of the run's `stratos.agent.selection` events. */
+async function selectionEvents(runDirectory: string): Promise<Record<string, unknown>[]> {
+  const lines = (await readFile(join(runDirectory, 'events.jsonl'), 'utf8')).trim().split('\n');
+  return lines
+    .map((line) => JSON.parse(line))
+    .filter((r) => r.type === 'event' && r.name === 'stratos.agent.selection')
+    .map((r) => r.attributes ?? {});
 }
 
 async function eventNames(runDirectory: string): Promise<string[]> {
@@ -255,7 +282,11 @@ test('readiness: missing authentication skips a candidate without starting it', 
   assert.equal(outcome.selection?.sessionsStarted, 1);
   assert.deepEqual(
     outcome.selection?.skipped.map((s) => [s.harness, s.reason]),
-    [['claude-code', 'authentication-missing']],
+    // OpenCode's OpenAI key is no Anthropic authentication either.
+    [
+      ['claude-code', 'authentication-missing'],
+      ['opencode', 'authentication-missing'],
+    ],
   );
   assert.deepEqual(outcome.requests, {anthropic: 0, openai: 1, azure: 0});
 });
@@ -281,6 +312,38 @@ test('an invalid catalog is an error, never an empty list that justifies another
   assert.equal(outcome.selection, null, 'no session was started');
   assert.deepEqual(outcome.requests, {anthropic: 0, openai: 0, azure: 0});
 });
+
+test('a partial catalog without the model leaves it unknown: still a candidate, and it runs', async () => {
+  const before = partialAnthropic.turns().filter(isMainTurn).length;
+  const outcome = await run('catalog-miss', ['hello'], {ANTHROPIC_BASE_URL: partialAnthropic.url});
+  assert.equal(outcome.error, '', outcome.message);
+  assert.deepEqual(outcome.texts, ['partial claude claude-haiku-4-5 says hello']);
+  assert.equal(outcome.selection?.harness, 'claude-code');
+  assert.equal(outcome.selection?.model, 'claude-haiku-4-5');
+  assert.equal(outcome.selection?.sessionsStarted, 1);
+  assert.deepEqual(outcome.selection?.skipped, []);
+  assert.equal(partialAnthropic.turns().filter(isMainTurn).length - before, 1);
+  assert.equal(outcome.requests.openai, 0);
+  const selection = await selectionEvents(outcome.runDirectory);
+  assert.deepEqual(
+    selection.map((e) => e['stratos.agent.catalog']),
+    ['unknown'],
+  );
+});
+
+for (const [label, code, url] of [
+  ['an unreachable catalog (HTTP 500)', 'STRATOS_AGENT_CATALOG_UNREACHABLE', () => failingCatalog.url],
+  ['a catalog refusing the key (HTTP 401)', 'STRATOS_AGENT_CATALOG_DENIED', () => deniedCatalog.url],
+  ['a catalog nobody listens on', 'STRATOS_AGENT_CATALOG_UNREACHABLE', () => closedUrl],
+] as const) {
+  test(`${label} is an error: no other model is chosen instead`, async () => {
+    const outcome = await run('prefer-claude', ['hello'], {ANTHROPIC_BASE_URL: url()});
+    assert.equal(outcome.error, code, outcome.message);
+    assert.match(outcome.message, /no other model was chosen instead/);
+    assert.equal(outcome.selection, null, 'no session was started');
+    assert.deepEqual(outcome.requests, {anthropic: 0, openai: 0, azure: 0});
+  });
+}
 
 test('the Codex Azure provider: the Responses API at the Azure base URL with the Azure key', async () => {
   const outcome = await run('on-azure', ['hello'], {
