@@ -59,9 +59,17 @@ export interface Agent<Output = string> {
   readonly selection: AgentSelection | undefined;
 }
 
-/** The outcome of harness and model selection for one agent. */
+/**
+ * The outcome of harness and model selection for one agent (`agent.selection`), the same as its agent span and
+ * `events.jsonl` record: the harness, provider and model the conversation runs on, and the candidates skipped.
+ * @example
+ * const reviewer = createAgent('reviewer');
+ * await reviewer.execute('Review the diff.');
+ * const {harness, model, skipped} = reviewer.selection!; // 'codex', 'gpt-5', [{reason: 'authentication-missing', ...}]
+ */
 export interface AgentSelection {
   harness: HarnessId;
+  /** The provider serving the model (`anthropic`, `openai`, `azure`); undefined for the harness's default. */
   provider: string | undefined;
   /** The native model id the harness was given; undefined for the harness's default model. */
   model: string | undefined;
@@ -74,11 +82,19 @@ export interface AgentSelection {
 
 /** A candidate selection did not use, and why. */
 export interface SelectionSkip {
-  harness: string;
+  harness: HarnessId;
   provider: string;
+  /** The native model id (for OpenCode `<provider>/<id>`). */
   model: string;
+  /** The hosted identity from the agent's `models`. */
   identity: string;
+  /**
+   * `harness-missing`: its SDK is not installed; `authentication-missing`: no API key or native login;
+   * `model-unavailable`: a complete catalog does not list the model; `model-rejected`: the harness rejected the
+   * model with structured evidence before any work, and its session was cleaned up.
+   */
   reason: 'harness-missing' | 'authentication-missing' | 'model-unavailable' | 'model-rejected';
+  /** A sentence saying why, for people (the evidence and HTTP status for a rejection). */
   detail: string;
 }
 
