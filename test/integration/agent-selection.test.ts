@@ -1,8 +1,9 @@
 // Choosing a harness and model deliberately, with the real claude and codex binaries against scripted model
 // servers that also serve model catalogs: readiness skips (authentication, complete catalog), the one allowed
 // fallback (a structured model rejection before any work), every forbidden one (rate limit, server error,
-// rejection after output, after a tool call), catalog errors, and the Codex Azure provider. Each case asserts
-// which harness and model ran and how many native sessions were started.
+// rejection after output, after a tool call, a rejection whose session could not be cleaned up), partial and
+// failing catalogs, and the Codex Azure provider. Each case asserts which harness and model ran and how many
+// native sessions were started. OpenCode's part (the second pass, its rejection) is agent-selection-opencode.
 import assert from 'node:assert/strict';
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
@@ -254,7 +255,9 @@ for (const [label, prompt] of [
     const outcome = await run('prefer-claude', [prompt]);
     assert.equal(outcome.error, 'STRATOS_AGENT_RUN_FAILED');
     assert.equal(outcome.selection?.harness, 'claude-code');
+    assert.equal(outcome.selection?.model, 'claude-sonnet-4-5');
     assert.equal(outcome.selection?.sessionsStarted, 1);
+    assert.deepEqual(outcome.selection?.skipped, []);
     assert.deepEqual(outcome.requests, {anthropic: 1, openai: 0, azure: 0});
   });
 }
@@ -264,7 +267,9 @@ test('a rejection after output (an established conversation) fails; nothing is r
   assert.deepEqual(outcome.texts, ['claude says hello']);
   assert.equal(outcome.error, 'STRATOS_AGENT_RUN_FAILED');
   assert.equal(outcome.selection?.harness, 'claude-code');
+  assert.equal(outcome.selection?.model, 'claude-sonnet-4-5');
   assert.equal(outcome.selection?.sessionsStarted, 1);
+  assert.deepEqual(outcome.selection?.skipped, []);
   assert.equal(outcome.requests.openai, 0);
 });
 
@@ -272,13 +277,19 @@ test('a rejection after a tool call fails; the tool work is not repeated on anot
   const outcome = await run('prefer-claude', ['TOOL-THEN-REJECT']);
   assert.equal(outcome.error, 'STRATOS_AGENT_RUN_FAILED', JSON.stringify(outcome));
   assert.equal(outcome.selection?.harness, 'claude-code');
+  assert.equal(outcome.selection?.model, 'claude-sonnet-4-5');
   assert.equal(outcome.selection?.sessionsStarted, 1);
+  assert.deepEqual(outcome.selection?.skipped, []);
   assert.equal(outcome.requests.openai, 0);
+  const last = anthropic.turns().filter(isMainTurn).at(-1)!;
+  assert.notEqual(resultOf(last, 'mcp__counter__echo'), undefined, 'the tool ran before the rejection');
 });
 
 test('readiness: missing authentication skips a candidate without starting it', async () => {
   const outcome = await run('prefer-claude', ['hello'], {ANTHROPIC_API_KEY: ''});
   assert.deepEqual(outcome.texts, ['codex says hello']);
+  assert.equal(outcome.selection?.harness, 'codex');
+  assert.equal(outcome.selection?.model, 'gpt-5');
   assert.equal(outcome.selection?.sessionsStarted, 1);
   assert.deepEqual(
     outcome.selection?.skipped.map((s) => [s.harness, s.reason]),
@@ -294,6 +305,9 @@ test('readiness: missing authentication skips a candidate without starting it', 
 test('readiness: a complete catalog without the model excludes it', async () => {
   const outcome = await run('catalog-miss', ['hello']);
   assert.deepEqual(outcome.texts, ['codex says hello']);
+  assert.equal(outcome.selection?.harness, 'codex');
+  assert.equal(outcome.selection?.model, 'gpt-5');
+  assert.equal(outcome.selection?.sessionsStarted, 1);
   assert.deepEqual(
     outcome.selection?.skipped.map((s) => [s.harness, s.reason]),
     // The model is excluded on each harness that would serve it from the same catalog.

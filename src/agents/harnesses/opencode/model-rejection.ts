@@ -4,8 +4,8 @@
  * - `ProviderModelNotFoundError`: OpenCode itself does not know the model for the provider;
  * - `APIError` with HTTP 404 whose provider response body carries the provider's own code: OpenAI's
  *   `error.code: "model_not_found"`, or Anthropic's `error.type: "not_found_error"` (as Claude Code reads it).
- * It counts only on the conversation's first prompt and before any work: the session holds one user message and
- * its assistant messages have no text, reasoning, tool, file, patch or sub-agent part.
+ * It counts only on the conversation's first prompt and before any work: the session holds at most one user
+ * message and its assistant messages have no text, reasoning, tool, file, patch or sub-agent part.
  */
 import {ModelUnavailableError} from '../../model-unavailable-error.ts';
 
@@ -44,7 +44,8 @@ export async function findModelRejection(
     (message) =>
       message.info.role === 'assistant' && message.parts.some((part) => !bookkeepingParts.has(part.type)),
   );
-  if (prompts !== 1 || worked) return undefined;
+  // OpenCode may refuse an unknown model before it stores the prompt.
+  if (prompts > 1 || worked) return undefined;
   return new ModelUnavailableError(
     `OpenCode could not use model '${model ?? 'default'}' (${evidence.name}${evidence.status === undefined ? '' : `, HTTP ${evidence.status}`}).`,
     {evidence: evidence.name, status: evidence.status, cause: error},
