@@ -14,6 +14,16 @@ const keyVariables: Readonly<Record<string, readonly string[]>> = {
   openai: ['OPENAI_API_KEY'],
 };
 
+/** The providers whose OpenCode authentication Stratos can tell apart, in the order status lists them. */
+export const openCodeKeyProviders: readonly string[] = Object.keys(keyVariables);
+
+/** What sets up `provider` for OpenCode, as a sentence; undefined for a provider Stratos does not know. */
+export function describeOpenCodeProviderSetup(provider: string): string | undefined {
+  const variables = keyVariables[provider];
+  if (variables === undefined) return undefined;
+  return `OpenCode has no ${provider} authentication: set ${variables.join(' or ')}, or sign in once with 'opencode auth login' (saved in OpenCode's data folder). Nothing was sent to a model.`;
+}
+
 /** True or false for a known provider; undefined when OpenCode's harness-level check decides. */
 export async function hasOpenCodeProviderAuthentication(
   env: Readonly<Record<string, string>>,
