@@ -412,9 +412,11 @@ class AgentSession<Output> implements Agent<Output> {
     const rejected = this.#candidates?.[0];
     this.#session = undefined;
     this.#state = 'new';
+    // A rejection that cannot be cleaned up fixes the selection: a later execute starts on the same candidate.
     try {
       await session.close();
     } catch (closeError) {
+      this.#established = true;
       throw new AgentRunError(
         `${rejection.message} Its session could not be closed (${messageOf(closeError)}), so no other model is tried.`,
         {
@@ -427,6 +429,7 @@ class AgentSession<Output> implements Agent<Output> {
     const survivors =
       this.#sessionMarker === undefined ? [] : await findSurvivingSessionProcesses(this.#sessionMarker);
     if (survivors.length > 0) {
+      this.#established = true;
       const listed = survivors.map((p) => `${p.pid} (${p.command.slice(0, 80)})`).join(', ');
       throw new AgentRunError(
         `${rejection.message} Its session was not cleaned up: ${survivors.length === 1 ? 'a process it started is' : 'processes it started are'} still running (${listed}), so no other model is tried. End ${survivors.length === 1 ? 'it' : 'them'}, and check the MCP servers of this agent.`,
