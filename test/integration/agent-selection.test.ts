@@ -82,6 +82,9 @@ agents:
   prefer-claude:
     models: [anthropic/claude-sonnet-4-5, openai/gpt-5]
     allowedMcps: [counter]
+  prefer-codex:
+    models: [openai/gpt-5, anthropic/claude-sonnet-4-5]
+    allowedMcps: []
   leaves-a-process:
     models: [anthropic/claude-sonnet-4-5, openai/gpt-5]
     allowedMcps: [leaky]
@@ -115,7 +118,13 @@ before(async () => {
     },
     {models: ['claude-sonnet-4-5', 'claude-opus-4-1']},
   );
-  openai = await startResponsesServer((turn) => ({text: `codex says ${turn.userText}`}), {models: ['gpt-5']});
+  openai = await startResponsesServer(
+    (turn) =>
+      turn.userText.includes('CODEX-MISSING')
+        ? {status: 404, error: 'The model `gpt-5` does not exist or you do not have access to it.'}
+        : {text: `codex says ${turn.userText}`},
+    {models: ['gpt-5']},
+  );
   azure = await startResponsesServer((turn) => ({text: `azure says ${turn.userText}`}));
   brokenCatalog = await startCatalogServer({kind: 'invalid'});
   failingCatalog = await startCatalogServer({kind: 'error'});
@@ -283,6 +292,17 @@ test('a rejection after a tool call fails; the tool work is not repeated on anot
   assert.equal(outcome.requests.openai, 0);
   const last = anthropic.turns().filter(isMainTurn).at(-1)!;
   assert.notEqual(resultOf(last, 'mcp__counter__echo'), undefined, 'the tool ran before the rejection');
+});
+
+test('a Codex rejection is only a message text, no evidence: no other model is tried', async () => {
+  const outcome = await run('prefer-codex', ['CODEX-MISSING please']);
+  assert.equal(outcome.error, 'STRATOS_AGENT_RUN_FAILED', JSON.stringify(outcome));
+  assert.equal(outcome.selection?.harness, 'codex');
+  assert.equal(outcome.selection?.model, 'gpt-5');
+  assert.equal(outcome.selection?.sessionsStarted, 1);
+  assert.deepEqual(outcome.selection?.skipped, []);
+  assert.ok(outcome.requests.openai >= 1);
+  assert.equal(outcome.requests.anthropic, 0, 'Claude Code was never asked');
 });
 
 test('readiness: missing authentication skips a candidate without starting it', async () => {
