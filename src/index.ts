@@ -1,5 +1,7 @@
 /** The authoring entry: `import {workflow} from '@stratoscli/stratos'`. Named re-exports only. */
 
+// Selection: which harness and model an agent runs on, and what was skipped (`agent.selection`).
+export type {AgentSelection, SelectionSkip} from './agents/index.ts';
 export {
   type AfterToolDecision,
   type Agent,

@@ -19,6 +19,11 @@ import {HookFailure} from './hooks.ts';
 import {loadHarness} from './load-harness.ts';
 import {ModelUnavailableError} from './model-unavailable-error.ts';
 import type {ReadyCandidate} from './selection/check-readiness.ts';
+import {
+  createSessionMarker,
+  findSurvivingSessionProcesses,
+  sessionMarkerVariable,
+} from './selection/find-session-processes.ts';
 import {prepareCandidates} from './selection/prepare-candidates.ts';
 import {
   type AgentSettings,
@@ -54,9 +59,17 @@ export interface Agent<Output = string> {
   readonly selection: AgentSelection | undefined;
 }
 
-/** The outcome of harness and model selection for one agent. */
+/**
+ * The outcome of harness and model selection for one agent (`agent.selection`), the same as its agent span and
+ * `events.jsonl` record: the harness, provider and model the conversation runs on, and the candidates skipped.
+ * @example
+ * const reviewer = createAgent('reviewer');
+ * await reviewer.execute('Review the diff.');
+ * const {harness, model, skipped} = reviewer.selection!; // 'codex', 'gpt-5', [{reason: 'authentication-missing', ...}]
+ */
 export interface AgentSelection {
   harness: HarnessId;
+  /** The provider serving the model (`anthropic`, `openai`, `azure`); undefined for the harness's default. */
   provider: string | undefined;
   /** The native model id the harness was given; undefined for the harness's default model. */
   model: string | undefined;
@@ -69,11 +82,19 @@ export interface AgentSelection {
 
 /** A candidate selection did not use, and why. */
 export interface SelectionSkip {
-  harness: string;
+  harness: HarnessId;
   provider: string;
+  /** The native model id (for OpenCode `<provider>/<id>`). */
   model: string;
+  /** The hosted identity from the agent's `models`. */
   identity: string;
+  /**
+   * `harness-missing`: its SDK is not installed; `authentication-missing`: no API key or native login;
+   * `model-unavailable`: a complete catalog does not list the model; `model-rejected`: the harness rejected the
+   * model with structured evidence before any work, and its session was cleaned up.
+   */
   reason: 'harness-missing' | 'authentication-missing' | 'model-unavailable' | 'model-rejected';
+  /** A sentence saying why, for people (the evidence and HTTP status for a rejection). */
   detail: string;
 }
 
@@ -169,6 +190,8 @@ class AgentSession<Output> implements Agent<Output> {
   #candidates: ReadyCandidate[] | undefined;
   #skipped: SelectionSkip[] = [];
   #sessionsStarted = 0;
+  /** With model preferences: the marker every process of the current native session carries. */
+  #sessionMarker: string | undefined;
   /** Set after the first turn that got past selection: from then on the selection is fixed. */
   #established = false;
   #code: AgentSettings<Output>;
@@ -389,15 +412,31 @@ class AgentSession<Output> implements Agent<Output> {
     const rejected = this.#candidates?.[0];
     this.#session = undefined;
     this.#state = 'new';
+    // A rejection that cannot be cleaned up fixes the selection: a later execute starts on the same candidate.
     try {
       await session.close();
     } catch (closeError) {
+      this.#established = true;
       throw new AgentRunError(
         `${rejection.message} Its session could not be closed (${messageOf(closeError)}), so no other model is tried.`,
         {
           agent: this.name,
           harness: this.#current.harness,
           cause: new AggregateError([rejection, closeError]),
+        },
+      );
+    }
+    const survivors =
+      this.#sessionMarker === undefined ? [] : await findSurvivingSessionProcesses(this.#sessionMarker);
+    if (survivors.length > 0) {
+      this.#established = true;
+      const listed = survivors.map((p) => `${p.pid} (${p.command.slice(0, 80)})`).join(', ');
+      throw new AgentRunError(
+        `${rejection.message} Its session was not cleaned up: ${survivors.length === 1 ? 'a process it started is' : 'processes it started are'} still running (${listed}), so no other model is tried. End ${survivors.length === 1 ? 'it' : 'them'}, and check the MCP servers of this agent.`,
+        {
+          agent: this.name,
+          harness: this.#current.harness,
+          cause: rejection,
         },
       );
     }
@@ -464,6 +503,10 @@ class AgentSession<Output> implements Agent<Output> {
     const worktree = await this.#acquireWorktree(scope);
     const env = createHarnessEnvironment();
     await this.#selectCandidate(env, signal, scope);
+    if (this.settings.models !== undefined) {
+      this.#sessionMarker = createSessionMarker();
+      env[sessionMarkerVariable] = this.#sessionMarker;
+    }
     const harness =
       this.#harness?.id === this.#current.harness ? this.#harness : await loadHarness(this.#current.harness);
     this.#harness = harness;

@@ -1,4 +1,10 @@
-export {type Agent, type AgentConfig, createAgent} from './create-agent.ts';
+export {
+  type Agent,
+  type AgentConfig,
+  type AgentSelection,
+  createAgent,
+  type SelectionSkip,
+} from './create-agent.ts';
 export type {
   AgentHarness,
   AgentMcpServer,

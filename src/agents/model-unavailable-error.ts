@@ -4,7 +4,10 @@
  * reasoning, tool work or background work. Only this error lets selection move on to the next prepared candidate.
  */
 export class ModelUnavailableError extends Error {
-  /** The native evidence, such as Claude Code's `model_not_found`. */
+  /**
+   * The native evidence: Claude Code's `model_not_found`; OpenCode's `ProviderModelNotFoundError`, or the
+   * provider's `model_not_found` / `not_found_error` code in a 404 response body.
+   */
   readonly evidence: string;
   /** The HTTP status the harness reported with it, when it reported one. */
   readonly status: number | undefined;

@@ -3,7 +3,13 @@
  * install command), whether authentication is configured (which source, never its value), whether the provider's
  * model catalog can be read, and what to do next. Metadata only: no inference, no downloads.
  */
+import {resolveCodexProvider} from '../agents/harnesses/codex/provider-setup.ts';
 import {findHarness, type HarnessId, harnessIds} from '../agents/harnesses/registry.ts';
+import {
+  describeOpenCodeProviderSetup,
+  hasOpenCodeProviderAuthentication,
+  openCodeKeyProviders,
+} from '../agents/selection/check-opencode-provider.ts';
 import {readModelCatalog} from '../agents/selection/read-model-catalog.ts';
 import {isStratosError} from '../errors/index.ts';
 import {readModelCatalogRevision} from '../providers/models/model-identity.ts';
@@ -19,6 +25,11 @@ export interface CatalogStatus {
 
 export interface ProviderStatus {
   provider: string;
+  /**
+   * Authentication for this provider on this harness, where it differs from the harness's: Codex's explicit Azure
+   * provider (its own key and base URL), and OpenCode, which needs each provider's own key or login.
+   */
+  authentication?: {configured: boolean; guidance?: string};
   catalog: CatalogStatus;
 }
 
@@ -56,16 +67,42 @@ export async function readProviderStatus(options: HostOptions = {}): Promise<Pro
         install: record.install,
         authentication,
         providers: await Promise.all(
-          // The harness's default provider (its first); an explicit one such as azure has no catalog here.
-          record.providers.slice(0, 1).map(async (provider) => ({
-            provider,
-            catalog: await catalogStatus(provider, env),
-          })),
+          // OpenCode serves each model through the provider its identity names: the providers it is told apart for.
+          (harness === 'opencode' ? openCodeKeyProviders : record.providers).map(
+            async (provider): Promise<ProviderStatus> => {
+              const own = await providerAuthentication(harness, provider, env);
+              return {
+                provider,
+                ...(own === undefined ? {} : {authentication: own}),
+                catalog: await catalogStatus(provider, env),
+              };
+            },
+          ),
         ),
       };
     }),
   );
   return {harnesses, modelCatalogRevision: await readModelCatalogRevision()};
+}
+
+/** A provider's own authentication on a harness; undefined where the harness's authentication covers it. */
+async function providerAuthentication(
+  harness: HarnessId,
+  provider: string,
+  env: Record<string, string>,
+): Promise<HarnessStatus['authentication'] | undefined> {
+  if (harness === 'codex' && provider === 'azure') {
+    try {
+      resolveCodexProvider('azure', env);
+      return {configured: true};
+    } catch (error) {
+      return {configured: false, guidance: isStratosError(error) ? error.message : String(error)};
+    }
+  }
+  if (harness !== 'opencode') return undefined;
+  if ((await hasOpenCodeProviderAuthentication(env, provider)) === true) return {configured: true};
+  const guidance = describeOpenCodeProviderSetup(provider);
+  return {configured: false, ...(guidance === undefined ? {} : {guidance})};
 }
 
 async function catalogStatus(provider: string, env: Record<string, string>): Promise<CatalogStatus> {

@@ -44,13 +44,31 @@ test('keys configured: catalogs read, a refused one reported with its code, no k
   assert.equal(byHarness.codex.providers[0].catalog.error.code, 'STRATOS_AGENT_CATALOG_DENIED');
   assert.match(result.json.data.modelCatalogRevision, /models\.dev [0-9a-f]{40}/);
   assert.equal(result.json.message, '3 of 3 harnesses ready');
-  // OpenCode serves each model through the provider its identity names: no catalog of its own here.
-  assert.deepEqual(byHarness.opencode.providers, []);
+  // Codex's explicit Azure provider has its own setup, and no catalog Stratos reads.
+  assert.equal(byHarness.codex.providers[1].provider, 'azure');
+  assert.equal(byHarness.codex.providers[1].authentication.configured, false);
+  assert.match(byHarness.codex.providers[1].authentication.guidance, /AZURE_OPENAI_API_KEY/);
+  assert.deepEqual(byHarness.codex.providers[1].catalog, {status: 'none'});
+  // OpenCode serves each model through the provider its identity names, each with its own key.
+  assert.deepEqual(
+    byHarness.opencode.providers.map(
+      (p: {provider: string; authentication: unknown; catalog: {status: string}}) => [
+        p.provider,
+        p.authentication,
+        p.catalog.status,
+      ],
+    ),
+    [
+      ['anthropic', {configured: true}, 'reachable'],
+      ['openai', {configured: true}, 'error'],
+    ],
+  );
   const readable = await project.cli(['provider', 'status'], {env});
   for (const output of [result.stdout, result.stderr, readable.stdout, readable.stderr]) {
     assert.ok(!output.includes(anthropicKey) && !output.includes(openaiKey), 'no key in any output');
   }
   assert.match(readable.stdout, /anthropic catalog: 2 models/);
+  assert.match(readable.stdout, /azure authentication: not configured/);
   assert.equal(anthropic.requests[0]!.headers['x-api-key'], anthropicKey);
 });
 
@@ -70,8 +88,14 @@ test('nothing configured: authentication missing with guidance, no catalog, noth
     assert.match(harness.authentication.guidance, /API_KEY/);
     assert.deepEqual(
       harness.providers.map((p: {catalog: {status: string}}) => p.catalog.status),
-      harness.harness === 'opencode' ? [] : ['none'],
+      harness.harness === 'claude-code' ? ['none'] : ['none', 'none'],
     );
+    if (harness.harness === 'opencode') {
+      for (const provider of harness.providers) {
+        assert.equal(provider.authentication.configured, false, provider.provider);
+        assert.match(provider.authentication.guidance, /API_KEY.*opencode auth login/);
+      }
+    }
   }
   assert.equal(result.json.message, '0 of 3 harnesses ready');
   assert.equal(anthropic.requests.length, before);

@@ -7,6 +7,7 @@ import {StratosError} from '../../errors/index.ts';
 import {resolveCodexProvider} from '../harnesses/codex/provider-setup.ts';
 import {findHarness} from '../harnesses/registry.ts';
 import {effortLevels, type HarnessId, harnessIds, type ResolvedAgentSettings} from '../settings.ts';
+import {hasOpenCodeProviderAuthentication} from './check-opencode-provider.ts';
 import {checkReadiness, type ReadyCandidate, type SkippedCandidate} from './check-readiness.ts';
 import {planCandidates, type SelectableHarness} from './plan-candidates.ts';
 import {readModelCatalog} from './read-model-catalog.ts';
@@ -53,7 +54,11 @@ export async function prepareCandidates(options: {
       if (!isRegistered(harness)) return false;
       try {
         if (harness === 'codex' && provider === 'azure') resolveCodexProvider('azure', env);
-        else await findHarness(harness).checkAuthentication(env);
+        else if (harness === 'opencode') {
+          const known = await hasOpenCodeProviderAuthentication(env, provider);
+          if (known !== undefined) return known;
+          await findHarness(harness).checkAuthentication(env);
+        } else await findHarness(harness).checkAuthentication(env);
         return true;
       } catch (error) {
         if (error instanceof StratosError && error.code === 'STRATOS_AUTH_REQUIRED') return false;

@@ -22,6 +22,13 @@ export const providerStatusCommand: CommandHandler = async (_command, context) =
           : catalog.status === 'none'
             ? 'no catalog with this setup (an API key enables it); availability stays unknown'
             : `${context.paint('error', 'red')}: ${catalog.error?.message}`;
+      const own = provider.authentication;
+      if (own !== undefined)
+        lines.push(
+          own.configured
+            ? `  ${provider.provider} authentication: ${context.paint('configured', 'green')}`
+            : `  ${provider.provider} authentication: ${context.paint('not configured', 'red')}${own.guidance === undefined ? '' : `: ${own.guidance}`}`,
+        );
       lines.push(`  ${provider.provider} catalog: ${text}`);
     }
     lines.push('');

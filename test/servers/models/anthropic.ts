@@ -53,6 +53,8 @@ let nextId = 1;
 export interface ModelCatalogOptions {
   /** `GET /v1/models` lists these (a complete listing); without it the catalog path is not found. */
   models?: string[];
+  /** The listing says there is more but gives no cursor to page on: a partial catalog. */
+  partial?: boolean;
 }
 
 export async function startAnthropicServer(
@@ -68,7 +70,11 @@ export async function startAnthropicServer(
       const data = options.models.map((id) => ({type: 'model', id}));
       response
         .writeHead(200, {'content-type': 'application/json'})
-        .end(JSON.stringify({data, has_more: false}));
+        .end(
+          JSON.stringify(
+            options.partial === true ? {data, has_more: true, last_id: null} : {data, has_more: false},
+          ),
+        );
       return;
     }
     if (request.method !== 'POST' || !request.path.startsWith('/v1/messages')) {

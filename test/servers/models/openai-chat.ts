@@ -29,7 +29,7 @@ export type ChatReply =
   | {text: string; pauseMs?: number}
   | {toolCall: {name: string; arguments: Record<string, unknown>}}
   | {hang: true}
-  | {status: number; error: string};
+  | {status: number; error: string; code?: string; type?: string; retryAfterMs?: number};
 
 export type ChatScript = (turn: ChatTurn, request: RecordedRequest) => ChatReply | Promise<ChatReply>;
 
@@ -39,12 +39,18 @@ export interface ChatServer extends ModelServer {
 
 let nextId = 1;
 
-export async function startChatServer(script: ChatScript): Promise<ChatServer> {
+/** `models`: what `GET /v1/models` lists (a complete catalog); none by default. */
+export async function startChatServer(
+  script: ChatScript,
+  options: {models?: string[]} = {},
+): Promise<ChatServer> {
   const server = await listenModelServer(async (request, response, isModel) => {
     if (request.method === 'GET' && request.path.startsWith('/v1/models')) {
       response
         .writeHead(200, {'content-type': 'application/json'})
-        .end(JSON.stringify({object: 'list', data: []}));
+        .end(
+          JSON.stringify({object: 'list', data: (options.models ?? []).map((id) => ({id, object: 'model'}))}),
+        );
       return;
     }
     if (request.method !== 'POST' || !request.path.startsWith('/v1/chat/completions')) {
@@ -57,9 +63,12 @@ export async function startChatServer(script: ChatScript): Promise<ChatServer> {
     const turn = parseChatTurn(request.body);
     const reply = await script(turn, request);
     if ('status' in reply) {
-      response
-        .writeHead(reply.status, {'content-type': 'application/json'})
-        .end(JSON.stringify({error: {message: reply.error, type: 'server_error'}}));
+      const retry = reply.retryAfterMs === undefined ? {} : {'retry-after-ms': String(reply.retryAfterMs)};
+      response.writeHead(reply.status, {'content-type': 'application/json', ...retry}).end(
+        JSON.stringify({
+          error: {message: reply.error, type: reply.type ?? 'server_error', code: reply.code ?? null},
+        }),
+      );
       return;
     }
     const id = `chatcmpl_${nextId++}`;

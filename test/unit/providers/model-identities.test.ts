@@ -53,3 +53,8 @@ test('parseModelIdentity splits creator and model, and rejects native ids', () =
   assert.equal(parseModelIdentity('/gpt-5'), undefined);
   assert.equal(parseModelIdentity('openai/'), undefined);
 });
+
+test('docs/agents.md names the revision the mapping was generated from', () => {
+  const page = readFileSync(resolve(repository, 'docs', 'agents.md'), 'utf8');
+  assert.ok(page.includes(modelCatalogRevision), `docs/agents.md names ${modelCatalogRevision}`);
+});

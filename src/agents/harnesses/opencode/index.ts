@@ -20,6 +20,7 @@ import type {
 import type {HookFailure} from '../../hooks.ts';
 import {importHarnessSdk} from '../../load-harness.ts';
 import {type McpHookBridge, needsMcpHookBridge, startMcpHookBridge} from '../../mcp-hook-bridge.ts';
+import {findModelRejection} from './model-rejection.ts';
 import {type OpenCodeServer, startOpenCodeServer} from './server-process.ts';
 
 type OpenCodeModule = typeof import('@opencode-ai/sdk');
@@ -241,7 +242,11 @@ class OpenCodeSession implements HarnessSession {
       if (this.#hookFailure !== undefined) throw this.#hookFailure;
       if (options.signal.aborted) throw options.signal.reason;
       const data = response.data;
-      if (data === undefined) throw new Error(`OpenCode failed the prompt: ${describe(response.error)}`);
+      if (data === undefined)
+        throw (
+          (await findModelRejection(this.#client, this.#id, response.error, o.model)) ??
+          new Error(`OpenCode failed the prompt: ${describe(response.error)}`)
+        );
       const info = data.info as typeof data.info & {structured?: unknown};
       const tokens = info.tokens;
       if (tokens !== undefined) {
@@ -256,7 +261,11 @@ class OpenCodeSession implements HarnessSession {
       // No structured result (the model answered in prose): the agent reports STRATOS_AGENT_OUTPUT_MISSING.
       if ((info.error as {name?: string} | undefined)?.name === 'StructuredOutputError')
         return {text: textOf(data.parts)};
-      if (info.error !== undefined) throw new Error(`OpenCode failed the turn: ${describe(info.error)}`);
+      if (info.error !== undefined)
+        throw (
+          (await findModelRejection(this.#client, this.#id, info.error, o.model)) ??
+          new Error(`OpenCode failed the turn: ${describe(info.error)}`)
+        );
       const text = textOf(data.parts);
       if (text !== '') this.#options.emit({type: 'text', text});
       return {text, ...(info.structured === undefined ? {} : {structured: {value: info.structured}})};
