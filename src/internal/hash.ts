@@ -5,8 +5,11 @@
  * Both give the same digest (`test/unit/internal/hash.test.ts` compares them).
  */
 
-/** Inputs up to this many bytes are hashed here; larger ones by `node:crypto`. */
-export const smallInputLimit = 64 * 1024;
+/**
+ * Inputs up to this many bytes are hashed here; larger ones by `node:crypto`, which is faster once loaded (a
+ * rebuild that re-hashes large sources loads it then).
+ */
+export const smallInputLimit = 16 * 1024;
 
 export function sha256Hex(data: string | Uint8Array): string {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
