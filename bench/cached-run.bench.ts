@@ -4,8 +4,8 @@
 //      script that imports zod and parses the same input with the same schemas: at most 1.2x;
 //   2. a no-op `stratos build` of that workflow against `node -e 0`: at most 2x.
 // Writes bench/.results/cached-run-<time>.json too.
-import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs';
-import {cpus, tmpdir} from 'node:os';
+import {mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs';
+import {cpus, loadavg, tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {type Command, formatTiming, summarize, type Timing, timeOnce} from './measure.ts';
@@ -85,7 +85,56 @@ function timePair(measured: Command, baseline: Command): {measured: Timing; base
   };
 }
 
-console.log(`${cpus().length} cpus, ${process.version}; ${rounds} paired rounds; temp ${base}`);
+/**
+ * What a command loads, from one extra untimed run with a recorder: module files by origin (a load hook) and the
+ * Node built-in modules compiled beyond an empty script's (process.moduleLoadList). Each costs start-up time.
+ */
+const recorder = join(base, 'record-modules.mjs');
+writeFileSync(
+  recorder,
+  `import {registerHooks} from 'node:module';
+import {writeFileSync} from 'node:fs';
+const urls = [];
+const builtinsAtStart = new Set(process.moduleLoadList);
+registerHooks({load(url, context, next) { urls.push(url); return next(url, context); }});
+process.on('exit', () => writeFileSync(process.env.STRATOS_BENCH_RECORD, JSON.stringify({
+  urls, builtins: process.moduleLoadList.filter((name) => !builtinsAtStart.has(name) && name.startsWith('NativeModule')),
+})));
+`,
+);
+interface LoadedModules {
+  stratos: number;
+  zod: number;
+  otherPackages: number;
+  builtins: number;
+}
+function countModules(command: Command): LoadedModules {
+  const record = join(base, 'record.json');
+  timeOnce({
+    ...command,
+    args: ['--import', pathToFileURL(recorder).href, ...command.args],
+    env: {...command.env, STRATOS_BENCH_RECORD: record},
+  });
+  const {urls, builtins} = JSON.parse(readFileSync(record, 'utf8')) as {urls: string[]; builtins: string[]};
+  const files = urls.filter((url) => url.startsWith('file:'));
+  const packages = files.filter((url) => url.includes('/node_modules/'));
+  const zodFiles = packages.filter((url) => url.includes('/node_modules/zod/')).length;
+  return {
+    stratos: files.length - packages.length,
+    zod: zodFiles,
+    otherPackages: packages.length - zodFiles,
+    builtins: builtins.length,
+  };
+}
+const formatModules = (m: LoadedModules) =>
+  `${m.stratos} own files (Stratos, workflow, scripts), ${m.zod} zod, ${m.otherPackages} other package files, ${m.builtins} built-ins`;
+
+/** The 1-minute load average: the figures are only comparable with others measured at a similar load. */
+const load = () => loadavg()[0]!.toFixed(2);
+const loadAtStart = load();
+console.log(
+  `${cpus().length} cpus, ${process.version}; ${rounds} paired rounds; load ${loadAtStart}; temp ${base}`,
+);
 try {
   timeOnce(stratos('first run (builds)', ['run', 'trivial', '--input', input]));
   const run = timePair(
@@ -96,14 +145,28 @@ try {
     stratos('stratos build trivial (no-op)', ['build', 'trivial']),
     node('node -e 0', ['-e', '0']),
   );
+  const modules = {
+    run: countModules(stratos('cached run', ['run', 'trivial', '--input', input])),
+    runBaseline: countModules(node('node + zod', [plain, input])),
+    build: countModules(stratos('no-op build', ['build', 'trivial'])),
+    buildBaseline: countModules(node('node -e 0', ['-e', '0'])),
+  };
   const checks = [
-    {name: 'cached run', ratio: run.ratio, target: 1.2, pair: run},
-    {name: 'no-op build', ratio: build.ratio, target: 2, pair: build},
+    {name: 'cached run', ratio: run.ratio, target: 1.2, pair: run, loads: [modules.run, modules.runBaseline]},
+    {
+      name: 'no-op build',
+      ratio: build.ratio,
+      target: 2,
+      pair: build,
+      loads: [modules.build, modules.buildBaseline],
+    },
   ];
-  for (const {name, ratio, target, pair} of checks) {
+  for (const {name, ratio, target, pair, loads} of checks) {
     console.log(`\n${name}`);
     console.log(`  ${formatTiming(pair.measured)}`);
+    console.log(`    loads ${formatModules(loads[0]!)}`);
     console.log(`  ${formatTiming(pair.baseline)}`);
+    console.log(`    loads ${formatModules(loads[1]!)}`);
     console.log(
       `  ${ratio <= target ? 'PASS' : 'MISS'} median of paired ratios ${ratio.toFixed(2)}x (target at most ${target}x)`,
     );
@@ -111,7 +174,12 @@ try {
   const folder = join(repo, 'bench', '.results');
   mkdirSync(folder, {recursive: true});
   const file = join(folder, `cached-run-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify({date: new Date().toISOString(), rounds, run, build}, null, 2)}\n`);
+  const loadAverage = {start: Number(loadAtStart), end: Number(load())};
+  console.log(`\nload average (1 min): ${loadAverage.start} at the start, ${loadAverage.end} at the end`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({date: new Date().toISOString(), rounds, loadAverage, modules, run, build}, null, 2)}\n`,
+  );
   console.log(`\nresults: ${file}`);
 } finally {
   rmSync(base, {recursive: true, force: true});

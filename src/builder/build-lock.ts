@@ -4,12 +4,12 @@
  * record; a run from its reuse check until its module is loaded), so a concurrent run or build sees the old build
  * or the new one, never a half-written one. A lock whose owner process on this host is gone is broken.
  */
-import {randomBytes} from 'node:crypto';
 import {link, mkdir, open, readFile, rename, rm} from 'node:fs/promises';
 import {hostname} from 'node:os';
 import {basename, dirname, join} from 'node:path';
 import {StratosError} from '../errors/index.ts';
 import {isNotFound} from '../internal/json-file.ts';
+import {randomHex} from '../internal/random-hex.ts';
 import {assertOwnedFolder} from './owned-output.ts';
 import type {WorkflowPaths} from './workflow-paths.ts';
 
@@ -41,7 +41,7 @@ export async function withBuildLock<T>(paths: WorkflowPaths, fn: () => Promise<T
 }
 
 async function acquire(file: string, workflow: string): Promise<string> {
-  const token = `${process.pid} ${hostname()} ${randomBytes(8).toString('hex')}`;
+  const token = `${process.pid} ${hostname()} ${randomHex(8)}`;
   const deadline = Date.now() + timeoutMs;
   let delayMs = 5;
   for (;;) {
@@ -86,7 +86,7 @@ function isAbandoned(holder: string): boolean {
 }
 
 async function breakAbandoned(file: string, holder: string): Promise<void> {
-  const aside = `${file}.abandoned-${randomBytes(6).toString('hex')}`;
+  const aside = `${file}.abandoned-${randomHex(6)}`;
   try {
     await rename(file, aside);
   } catch (error) {

@@ -108,7 +108,8 @@ async function buildOne(
   chain: readonly string[],
   afterBuild?: AfterBuild,
 ): Promise<WorkflowBuildResult> {
-  const started = performance.now();
+  // process.hrtime, not performance.now(): the global `performance` loads perf_hooks on a no-op build.
+  const started = process.hrtime.bigint();
   const diagnostics: Diagnostic[] = [...handle.diagnostics];
   const finish = (status: WorkflowBuildResult['status'], record?: BuildRecord): WorkflowBuildResult => ({
     name: handle.name,
@@ -116,7 +117,7 @@ async function buildOne(
     status,
     diagnostics,
     ...(record === undefined ? {} : {record}),
-    durationMs: Math.round(performance.now() - started),
+    durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
   });
   const manifest = handle.manifest;
   if (manifest === undefined || hasErrors(diagnostics)) return finish('failed');

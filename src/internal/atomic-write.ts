@@ -1,7 +1,7 @@
 /** Write a file by writing a temporary sibling and renaming it over the target, so readers never see half. */
-import {randomBytes} from 'node:crypto';
 import {mkdir, open, rename, rm} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
+import {randomHex} from './random-hex.ts';
 
 export interface AtomicWriteOptions {
   /** File mode of the temporary file from its creation, kept by the rename. Default 0o644. */
@@ -15,7 +15,7 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const dir = dirname(file);
   await mkdir(dir, {recursive: true});
-  const temporary = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temporary = join(dir, `.${basename(file)}.${randomHex(6)}.tmp`);
   const handle = await open(temporary, 'wx', options.mode ?? 0o644);
   try {
     try {

@@ -3,7 +3,6 @@
  * input, open the execution context, call run, validate output, close the context. Failures come back as data
  * with a StratosError; cleanup failures are reported beside the result and never replace it.
  */
-import {randomBytes} from 'node:crypto';
 import {resolveReferenceMap} from '../config/index.ts';
 import {type ExecutionContext, runInExecutionContext} from '../context/execution-context.ts';
 import {type CleanupFailure, ResourceRegistry} from '../context/resource-registry.ts';
@@ -11,6 +10,7 @@ import type {WorkflowDefinition} from '../contract/define-workflow.ts';
 import {formatValidationIssues, validateWorkflowInput, validateWorkflowOutput} from '../contract/validate.ts';
 import {isStratosError, StratosError, WorkflowInputError} from '../errors/index.ts';
 import {isRecord} from '../internal/json-file.ts';
+import {randomHex} from '../internal/random-hex.ts';
 import {resolveStratosHome} from '../internal/stratos-home.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
 import {
@@ -64,7 +64,7 @@ export type InvocationResult =
   | (InvocationFacts & {ok: false; error: StratosError});
 
 export function createExecutionId(): string {
-  return randomBytes(8).toString('hex');
+  return randomHex(8);
 }
 
 export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<InvocationResult> {

@@ -1,10 +1,10 @@
 /** W3C trace context identities: 16-byte trace ids and 8-byte span ids as lowercase hex. */
-import {randomBytes} from 'node:crypto';
+import {randomHex} from '../internal/random-hex.ts';
 
 export function createTraceId(): string {
-  return randomBytes(16).toString('hex');
+  return randomHex(16);
 }
 
 export function createSpanId(): string {
-  return randomBytes(8).toString('hex');
+  return randomHex(8);
 }

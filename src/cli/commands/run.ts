@@ -1,6 +1,5 @@
 import {readFile} from 'node:fs/promises';
 import {resolve} from 'node:path';
-import {text as readText} from 'node:stream/consumers';
 import {runWorkflow} from '../../api/run-workflow.ts';
 import {StratosError} from '../../errors/index.ts';
 import type {CommandHandler} from '../command.ts';
@@ -62,7 +61,11 @@ async function readInputText(
       "Pass the input once: --input '<json>', --input - (stdin) or --input-file <path>, not both --input and --input-file.",
     );
   }
-  if (inline === '-') return [await readText(process.stdin), 'The input read from stdin'];
+  if (inline === '-') {
+    // Loaded only for stdin input: `--input '<json>'` and `--input-file` never need it.
+    const {text} = await import('node:stream/consumers');
+    return [await text(process.stdin), 'The input read from stdin'];
+  }
   if (file === undefined) return [inline, '--input'];
   const path = resolve(cwd, file);
   try {
