@@ -20,7 +20,9 @@ import type {
 import type {HookFailure} from '../../hooks.ts';
 import {importHarnessSdk} from '../../load-harness.ts';
 import {type McpHookBridge, needsMcpHookBridge, startMcpHookBridge} from '../../mcp-hook-bridge.ts';
+import {checkOpenCodeMcpStartup} from './mcp-startup.ts';
 import {type OpenCodeServer, startOpenCodeServer} from './server-process.ts';
+import {OpenCodeTurnEvents} from './turn-events.ts';
 
 type OpenCodeModule = typeof import('@opencode-ai/sdk');
 type OpenCodeClient = ReturnType<OpenCodeModule['createOpencodeClient']>;
@@ -35,6 +37,7 @@ export const openCodeHarness: AgentHarness = {
     let bridge: McpHookBridge | undefined;
     let server: OpenCodeServer | undefined;
     let session: OpenCodeSession | undefined;
+    let events: OpenCodeTurnEvents | undefined;
     try {
       if (needsMcpHookBridge(options.hooks, options.mcpServers)) {
         bridge = await startMcpHookBridge({
@@ -63,9 +66,15 @@ export const openCodeHarness: AgentHarness = {
       const created = await client.session.create({body: {}});
       if (created.data === undefined)
         throw new Error(`OpenCode did not create a session: ${describe(created.error)}`);
-      session = new OpenCodeSession(client, created.data.id, options, model, server, bridge);
+      events = new OpenCodeTurnEvents(
+        created.data.id,
+        options.mcpServers.map((s) => s.name),
+      );
+      await events.open(client);
+      session = new OpenCodeSession(client, created.data.id, options, model, server, bridge, events);
       return session;
     } catch (error) {
+      events?.close();
       await server?.stop();
       await bridge?.close();
       throw error;
@@ -183,6 +192,7 @@ class OpenCodeSession implements HarnessSession {
   #model: ModelRef | undefined;
   #server: OpenCodeServer;
   #bridge: McpHookBridge | undefined;
+  #events: OpenCodeTurnEvents;
   #running: AbortController | undefined;
   #hookFailure: HookFailure | undefined;
   #closed = false;
@@ -194,7 +204,9 @@ class OpenCodeSession implements HarnessSession {
     model: ModelRef | undefined,
     server: OpenCodeServer,
     bridge: McpHookBridge | undefined,
+    events: OpenCodeTurnEvents,
   ) {
+    this.#events = events;
     this.#client = client;
     this.#id = id;
     this.#options = options;
@@ -223,6 +235,8 @@ class OpenCodeSession implements HarnessSession {
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener('abort', onAbort, {once: true});
     try {
+      const selected = this.#options.mcpServers.map((server) => server.name);
+      await checkOpenCodeMcpStartup(this.#client, this.#options.agent, selected);
       const o = this.#options;
       const body = {
         parts: [{type: 'text' as const, text: prompt}],
@@ -233,26 +247,31 @@ class OpenCodeSession implements HarnessSession {
           ? {}
           : {format: {type: 'json_schema', schema: o.outputJsonSchema}}),
       };
+      this.#events.startTurn(this.#options.emit);
       const response = await this.#client.session.prompt({
         path: {id: this.#id},
         body: body as Parameters<OpenCodeClient['session']['prompt']>[0]['body'] & object,
         signal: controller.signal,
       });
+      // The model and tool boundaries of the turn, as the event stream reports them, before the agent span ends.
+      await this.#events.finishTurn(response.data !== undefined);
       if (this.#hookFailure !== undefined) throw this.#hookFailure;
       if (options.signal.aborted) throw options.signal.reason;
       const data = response.data;
       if (data === undefined) throw new Error(`OpenCode failed the prompt: ${describe(response.error)}`);
       const info = data.info as typeof data.info & {structured?: unknown};
       const tokens = info.tokens;
-      if (tokens !== undefined) {
-        this.#options.emit({
-          type: 'usage',
-          inputTokens: tokens.input + tokens.cache.read + tokens.cache.write,
-          outputTokens: tokens.output,
-          cacheReadInputTokens: tokens.cache.read,
-          cacheCreationInputTokens: tokens.cache.write,
-        });
-      }
+      const usage =
+        this.#events.turnUsage() ??
+        (tokens === undefined
+          ? undefined
+          : {
+              inputTokens: tokens.input + tokens.cache.read + tokens.cache.write,
+              outputTokens: tokens.output,
+              cacheReadInputTokens: tokens.cache.read,
+              cacheCreationInputTokens: tokens.cache.write,
+            });
+      if (usage !== undefined) this.#options.emit({type: 'usage', ...usage});
       // No structured result (the model answered in prose): the agent reports STRATOS_AGENT_OUTPUT_MISSING.
       if ((info.error as {name?: string} | undefined)?.name === 'StructuredOutputError')
         return {text: textOf(data.parts)};
@@ -266,6 +285,7 @@ class OpenCodeSession implements HarnessSession {
       throw error;
     } finally {
       options.signal.removeEventListener('abort', onAbort);
+      void this.#events.finishTurn(false);
       this.#running = undefined;
     }
   }
@@ -274,6 +294,7 @@ class OpenCodeSession implements HarnessSession {
     if (this.#closed) return;
     this.#closed = true;
     this.#running?.abort(new Error('The OpenCode conversation was closed.'));
+    this.#events.close();
     await this.#server.stop();
     await this.#bridge?.close();
   }
