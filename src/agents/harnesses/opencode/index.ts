@@ -146,7 +146,7 @@ function nativeServers(servers: readonly AgentMcpServer[]): Record<string, unkno
   for (const server of servers) {
     native[server.name] =
       server.type === 'http'
-        ? {type: 'remote', url: server.url, headers: server.headers, enabled: true, timeout: mcpTimeoutMs()}
+        ? nativeRemote(server)
         : {
             type: 'local',
             // OpenCode has no working-directory option for local servers.
@@ -160,6 +160,21 @@ function nativeServers(servers: readonly AgentMcpServer[]): Record<string, unkno
           };
   }
   return native;
+}
+
+/**
+ * A selected HTTP server with the headers Stratos resolved. OpenCode's own OAuth detection is off: Stratos signs
+ * in and refreshes (credentials never go through OpenCode's auth storage).
+ */
+function nativeRemote(server: Extract<AgentMcpServer, {type: 'http'}>) {
+  return {
+    type: 'remote' as const,
+    url: server.url,
+    headers: server.headers,
+    oauth: false as const,
+    enabled: true,
+    timeout: mcpTimeoutMs(),
+  };
 }
 
 /**
@@ -178,6 +193,7 @@ function bridgedServers(bridge: McpHookBridge): Record<string, unknown> {
         type: 'remote',
         url: endpoint.url,
         headers: {authorization: `Bearer ${bridge.token}`},
+        oauth: false,
         enabled: true,
         timeout: mcpTimeoutMs(),
       },
@@ -193,6 +209,8 @@ class OpenCodeSession implements HarnessSession {
   #server: OpenCodeServer;
   #bridge: McpHookBridge | undefined;
   #events: OpenCodeTurnEvents;
+  /** Each HTTP server as OpenCode was last configured with it (headers included). */
+  #serverJson = new Map<string, string>();
   #running: AbortController | undefined;
   #hookFailure: HookFailure | undefined;
   #closed = false;
@@ -207,6 +225,7 @@ class OpenCodeSession implements HarnessSession {
     events: OpenCodeTurnEvents,
   ) {
     this.#events = events;
+    for (const server of options.mcpServers) this.#serverJson.set(server.name, JSON.stringify(server));
     this.#client = client;
     this.#id = id;
     this.#options = options;
@@ -225,6 +244,7 @@ class OpenCodeSession implements HarnessSession {
   async run(prompt: string, options: HarnessTurnOptions): Promise<HarnessTurnResult> {
     if (this.#closed) throw new Error('The OpenCode conversation was closed.');
     if (this.#bridge !== undefined) await this.#bridge.update(options.mcpServers);
+    else await this.#refreshServers(options.mcpServers);
     const controller = new AbortController();
     this.#running = controller;
     this.#hookFailure = undefined;
@@ -287,6 +307,25 @@ class OpenCodeSession implements HarnessSession {
       options.signal.removeEventListener('abort', onAbort);
       void this.#events.finishTurn(false);
       this.#running = undefined;
+    }
+  }
+
+  /**
+   * Credentials were rechecked before this request (refreshAgentMcpServers): an HTTP server whose headers changed
+   * is replaced in OpenCode's live MCP configuration (`POST /mcp`, which reconnects it with the new headers) before
+   * the prompt. Stdio servers keep their process; their environment is fixed when they start.
+   */
+  async #refreshServers(servers: readonly AgentMcpServer[]): Promise<void> {
+    for (const server of servers) {
+      if (server.type !== 'http') continue;
+      const json = JSON.stringify(server);
+      if (this.#serverJson.get(server.name) === json) continue;
+      const response = await this.#client.mcp.add({body: {name: server.name, config: nativeRemote(server)}});
+      if (response.error !== undefined)
+        throw new Error(
+          `OpenCode did not take the refreshed configuration of MCP server '${server.name}': ${describe(response.error)}`,
+        );
+      this.#serverJson.set(server.name, json);
     }
   }
 
