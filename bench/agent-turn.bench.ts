@@ -1,23 +1,31 @@
 // Stratos's overhead per agent turn over each harness SDK used directly, against the same scripted model server,
 // and the request size Stratos adds beyond what the harness sends by itself (a plain agent: no system prompt, no
-// MCP). Targets: under 50 ms per turn, no more than 100 tokens per request. Tokens are estimated as characters / 4
-// of the request body, since no tokenizer runs offline.
+// MCP). Targets: under 50 ms per turn (OpenCode: under 20 ms), no more than 100 tokens per request (none for a
+// plain OpenCode agent). Tokens are estimated as characters / 4 of the request body, since no tokenizer runs
+// offline.
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {createServer} from 'node:net';
 import {join} from 'node:path';
 import {query, type SDKUserMessage} from '@anthropic-ai/claude-agent-sdk';
 import {Codex} from '@openai/codex-sdk';
+import {createOpencodeClient, createOpencodeServer} from '@opencode-ai/sdk';
 import {createAgent} from '../src/agents/index.ts';
 import {workflow} from '../src/contract/index.ts';
 import {invokeWorkflow} from '../src/runtime/invoke-workflow.ts';
 import {startAnthropicServer} from '../test/servers/models/anthropic.ts';
+import {startChatServer} from '../test/servers/models/openai-chat.ts';
 import {startResponsesServer} from '../test/servers/models/openai-responses.ts';
 
 const turns = Number(process.env.BENCH_TURNS ?? 8);
 const dump = process.env.BENCH_DUMP !== undefined;
+/** BENCH_HARNESS=<id> measures one harness only. */
+const onlyHarness = process.env.BENCH_HARNESS;
+const openCodeDefaults = process.env.BENCH_OPENCODE_DEFAULTS !== undefined;
 const base = mkdtempSync('/var/tmp/stratos-bench-');
-for (const dir of ['home', 'claude', 'codex', 'tmp', 'work']) mkdirSync(join(base, dir));
+for (const dir of ['home', 'claude', 'codex', 'tmp', 'work', 'xdg']) mkdirSync(join(base, dir));
 const anthropic = await startAnthropicServer(() => ({text: 'ok'}));
 const openai = await startResponsesServer(() => ({text: 'ok'}));
+const chat = await startChatServer(() => ({text: 'ok'}));
 const env: Record<string, string> = {
   PATH: process.env.PATH ?? '',
   HOME: join(base, 'home'),
@@ -107,13 +115,65 @@ async function directCodex(): Promise<number[]> {
   return times;
 }
 
-async function viaStratos(harness: 'claude-code' | 'codex'): Promise<number[]> {
+/**
+ * OpenCode through its SDK with the configuration Stratos gives a plain agent: the chat completions provider, the
+ * model as main and small model, auto-update, sharing and plugins off and the interactive `question` tool removed
+ * (BENCH_OPENCODE_DEFAULTS=1 keeps OpenCode's default tools and switches instead, to see what Stratos changes).
+ */
+async function directOpenCode(): Promise<number[]> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const {port} = probe.address() as {port: number};
+      probe.close(() => resolve(port));
+    });
+  });
+  const server = await createOpencodeServer({
+    port,
+    timeout: 120_000,
+    config: {
+      ...(openCodeDefaults
+        ? {}
+        : {autoupdate: false, share: 'disabled', plugin: [], tools: {question: false}}),
+      model: 'openai-base-url/gpt-test',
+      small_model: 'openai-base-url/gpt-test',
+      provider: {
+        'openai-base-url': {
+          npm: '@ai-sdk/openai-compatible',
+          name: 'OpenAI (OPENAI_BASE_URL)',
+          options: {baseURL: `${chat.url}/v1`, apiKey: '{env:OPENAI_API_KEY}'},
+          models: {'gpt-test': {name: 'gpt-test', tool_call: true}},
+        },
+      },
+    } as never,
+  });
+  const client = createOpencodeClient({baseUrl: server.url, directory: cwd});
+  const session = (await client.session.create({body: {}})).data!;
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < turns; i++) {
+      const start = performance.now();
+      await client.session.prompt({
+        path: {id: session.id},
+        body: {
+          parts: [{type: 'text', text: `turn ${i}`}],
+          model: {providerID: 'openai-base-url', modelID: 'gpt-test'},
+        },
+      });
+      times.push(performance.now() - start);
+    }
+  } finally {
+    server.close();
+  }
+  return times;
+}
+
+async function viaStratos(harness: 'claude-code' | 'codex' | 'opencode'): Promise<number[]> {
   const times: number[] = [];
   const definition = workflow({
     input: (await import('zod')).z.strictObject({}),
     output: (await import('zod')).z.object({}),
     async run() {
-      const agent = createAgent({harness});
+      const agent = createAgent({harness, ...(harness === 'opencode' ? {model: 'openai/gpt-test'} : {})});
       for (let i = 0; i < turns; i++) {
         const start = performance.now();
         await agent.execute(`turn ${i}`);
@@ -161,7 +221,7 @@ async function measure(
   name: string,
   server: {modelRequests(): {body: unknown}[]},
   direct: () => Promise<number[]>,
-  harness: 'claude-code' | 'codex',
+  harness: 'claude-code' | 'codex' | 'opencode',
 ) {
   // Warm-up (file caches, first binary start), then direct and Stratos alternately.
   await direct();
@@ -181,11 +241,33 @@ async function measure(
   );
 }
 
+const only = (harness: string) => onlyHarness === undefined || onlyHarness === harness;
 try {
-  await measure('claude-code', anthropic, directClaude, 'claude-code');
-  await measure('codex', openai, directCodex, 'codex');
+  if (only('claude-code')) await measure('claude-code', anthropic, directClaude, 'claude-code');
+  if (only('codex')) await measure('codex', openai, directCodex, 'codex');
+  if (only('opencode')) {
+    // OpenCode reads OPENAI_BASE_URL as the chat completions server; its own folders and switches as Stratos sets
+    // them for both sides.
+    Object.assign(process.env, {
+      OPENAI_BASE_URL: `${chat.url}/v1`,
+      PATH: `${join(process.cwd(), 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+      XDG_CONFIG_HOME: join(base, 'xdg', 'config'),
+      XDG_DATA_HOME: join(base, 'xdg', 'data'),
+      XDG_CACHE_HOME: join(base, 'xdg', 'cache'),
+      XDG_STATE_HOME: join(base, 'xdg', 'state'),
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+      OPENCODE_DISABLE_SHARE: '1',
+      OPENCODE_DISABLE_CLAUDE_CODE: '1',
+      OPENCODE_DISABLE_PROJECT_CONFIG: '1',
+    });
+    await measure('opencode', chat, directOpenCode, 'opencode');
+  }
 } finally {
   await anthropic.close();
   await openai.close();
+  await chat.close();
   rmSync(base, {recursive: true, force: true});
 }

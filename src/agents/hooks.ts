@@ -63,11 +63,14 @@ export interface TokenCounts {
  */
 export type AgentEvent =
   | {type: 'text'; text: string}
-  /** The harness began a model request (Claude Code: its `requesting` status). */
-  | {type: 'model.start'}
+  /**
+   * The harness began a model request (Claude Code: its `requesting` status). `at`, on this and the other
+   * boundaries: when the harness says it happened (epoch ms), for a harness that reports times (OpenCode).
+   */
+  | {type: 'model.start'; at?: number}
   /** A model response ended; `error` when the request failed. */
-  | ({type: 'model.end'; model?: string; error?: string} & TokenCounts)
-  | {type: 'tool.start'; id: string; call: ToolCall}
+  | ({type: 'model.end'; model?: string; error?: string; at?: number} & TokenCounts)
+  | {type: 'tool.start'; id: string; call: ToolCall; at?: number}
   /**
    * A tool call ended. `ok: false` when the tool failed (`error`), a before-tool hook denied it or an after-tool
    * hook withheld its result (`decision`).
@@ -79,6 +82,7 @@ export type AgentEvent =
       ok: boolean;
       error?: string;
       decision?: 'deny' | 'withhold';
+      at?: number;
     }
   /** Usage of the whole turn, as the harness reported it at the turn's end. */
   | ({type: 'usage'} & TokenCounts);

@@ -186,7 +186,7 @@ class HookRelay {
     const after: ToolCall & {result: unknown} = {...call, input, result};
     const decision = await this.#control('afterTool', () => hooks.afterTool!(after));
     if (decision instanceof HookFailure) return hookFailedResult(decision);
-    if (decision?.action === 'withhold') return {content: [{type: 'text', text: decision.feedback}]};
+    if (decision?.action === 'withhold') return withheldResult(decision.feedback);
     return result;
   }
 
@@ -288,6 +288,15 @@ function toTransportSpec(server: AgentMcpServer): McpTransportSpec {
 
 function errorResult(text: string): CallToolResult {
   return {content: [{type: 'text', text}], isError: true};
+}
+
+/**
+ * What the harness receives in place of a withheld result: the feedback as an error result. A successful result of a
+ * tool that declares an output schema must carry `structuredContent` conforming to it (MCP clients such as OpenCode's
+ * reject one without, error -32600), which feedback text cannot; an error result is valid for every tool.
+ */
+function withheldResult(feedback: string): CallToolResult {
+  return errorResult(feedback);
 }
 
 function hookFailedResult(failure: HookFailure): CallToolResult {

@@ -34,6 +34,7 @@ export class TurnTelemetry {
           kind: 'agent.model',
           name: `chat ${this.#model ?? this.#harness}`,
           attributes: {'gen_ai.request.model': this.#model, 'stratos.agent.harness': this.#harness},
+          ...(event.at === undefined ? {} : {startMs: event.at}),
         });
         return;
       case 'model.end': {
@@ -47,8 +48,12 @@ export class TurnTelemetry {
             ...(event.error === undefined ? {} : {'error.type': event.error}),
           });
         else if (event.error !== undefined)
-          call.fail({name: event.error, message: `The model request failed (${event.error}).`}, attributes);
-        else call.end(attributes);
+          call.fail(
+            {name: event.error, message: `The model request failed (${event.error}).`},
+            attributes,
+            event.at,
+          );
+        else call.end(attributes, event.at);
         return;
       }
       case 'tool.start': {
@@ -67,6 +72,7 @@ export class TurnTelemetry {
               'mcp.server': call.mcp?.server,
               'mcp.tool': call.mcp?.tool,
             },
+            ...(event.at === undefined ? {} : {startMs: event.at}),
           }),
         );
         return;
@@ -82,8 +88,8 @@ export class TurnTelemetry {
             'stratos.outcome': event.ok ? 'ok' : 'error',
             ...attributes,
           });
-        } else if (event.ok) handle.end(attributes);
-        else handle.fail(toolFailure(event), attributes);
+        } else if (event.ok) handle.end(attributes, event.at);
+        else handle.fail(toolFailure(event), attributes, event.at);
         return;
       }
       case 'usage':

@@ -136,11 +136,16 @@ export class InvocationRecorder implements InvocationTelemetry {
     const siblings = this.#begun.get(parent.spanId) ?? new Set<SpanRecord>();
     this.#begun.set(parent.spanId, siblings);
     siblings.add(span);
-    const settle = (status: OperationStatus, error: unknown, attributes: TelemetryAttributes | undefined) =>
+    const settle = (
+      status: OperationStatus,
+      error: unknown,
+      attributes: TelemetryAttributes | undefined,
+      endMs: number | undefined,
+    ) =>
       this.#guard(spec.name, () => {
         if (span.ended) return;
         if (attributes !== undefined) this.#setAttributes(span, attributes);
-        this.#endSpan(span, status, error);
+        this.#endSpan(span, status, error, endMs);
       });
     return {
       setAttributes: (attributes) => this.#guard(spec.name, () => this.#setAttributes(span, attributes)),
@@ -148,9 +153,9 @@ export class InvocationRecorder implements InvocationTelemetry {
         this.#guard(spec.name, () => {
           if (!span.ended) this.#addEvent(span, name, attributes);
         }),
-      end: (attributes) => settle('ok', undefined, attributes),
-      fail: (error, attributes) => settle('error', error, attributes),
-      cancel: (attributes) => settle('cancelled', undefined, attributes),
+      end: (attributes, endMs) => settle('ok', undefined, attributes, endMs),
+      fail: (error, attributes, endMs) => settle('error', error, attributes, endMs),
+      cancel: (attributes, endMs) => settle('cancelled', undefined, attributes, endMs),
     };
   }
 
@@ -161,7 +166,7 @@ export class InvocationRecorder implements InvocationTelemetry {
       spec.name,
       {...conventionAttributes(spec.kind), ...spec.attributes},
       parent,
-      nowMs(),
+      reportedTime(spec.startMs, parent.startMs),
     );
     this.#open.add(span);
     this.#write({
@@ -275,7 +280,7 @@ export class InvocationRecorder implements InvocationTelemetry {
     if (!span.ended) span.exported?.addEvent(name, clean, time);
   }
 
-  #endSpan(span: SpanRecord, status: OperationStatus, error?: unknown): void {
+  #endSpan(span: SpanRecord, status: OperationStatus, error?: unknown, reportedEndMs?: number): void {
     if (span.ended) return;
     // Observations begun under this span lose their owner now: their end can no longer be observed.
     const begun = this.#begun.get(span.spanId);
@@ -285,7 +290,7 @@ export class InvocationRecorder implements InvocationTelemetry {
     }
     if (span.parentSpanId !== undefined) this.#begun.get(span.parentSpanId)?.delete(span);
     this.#open.delete(span);
-    const endMs = nowMs();
+    const endMs = reportedTime(reportedEndMs, span.startMs);
     const failure = status === 'error' || status === 'cancelled' ? describeError(error) : undefined;
     const attributes: TelemetryAttributes = {[attributeNames.outcome]: status};
     if (failure !== undefined && status === 'error')
@@ -378,4 +383,11 @@ function describeOne(error: unknown): Omit<RecordedError, 'causes'> {
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
+}
+
+/** A time a source reported (epoch ms), kept between `earliest` and now; now when none was reported. */
+function reportedTime(reported: number | undefined, earliest: number): number {
+  const now = nowMs();
+  if (reported === undefined || !Number.isFinite(reported)) return now;
+  return Math.min(now, Math.max(earliest, reported));
 }

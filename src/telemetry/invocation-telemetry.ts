@@ -18,6 +18,11 @@ export interface OperationSpec {
   /** Span name, such as `tools/call get_me`. */
   name: string;
   attributes?: TelemetryAttributes;
+  /**
+   * When the observation began (epoch ms), for a source that reports its own times (OpenCode's event stream);
+   * otherwise now. Kept within the parent's span and never after now.
+   */
+  startMs?: number;
 }
 
 export interface OperationScope {
@@ -36,11 +41,11 @@ export interface OperationHandle {
   setAttributes(attributes: TelemetryAttributes): void;
   addEvent(name: string, attributes?: TelemetryAttributes): void;
   /** The observation ended as it should; `attributes` are added first (token usage known only at the end). */
-  end(attributes?: TelemetryAttributes): void;
+  end(attributes?: TelemetryAttributes, endMs?: number): void;
   /** The observation ended with an error (`error.type` is its `code`, else its `name`). */
-  fail(error: unknown, attributes?: TelemetryAttributes): void;
+  fail(error: unknown, attributes?: TelemetryAttributes, endMs?: number): void;
   /** The observation was stopped on purpose; recorded as cancelled, not as an error. */
-  cancel(attributes?: TelemetryAttributes): void;
+  cancel(attributes?: TelemetryAttributes, endMs?: number): void;
 }
 
 export interface InvocationTelemetry {

@@ -75,12 +75,6 @@ async function createOpenCodeHome(url: string): Promise<HarnessHome> {
 const driver: HarnessDriver = {
   harness: 'opencode',
   apiKeyVariable: 'OPENAI_API_KEY',
-  skip: {
-    'a selected MCP server that cannot start fails with STRATOS_MCP_CONNECT_FAILED':
-      'not yet: the OpenCode adapter does not read MCP startup status',
-    'an after-tool hook withholds the result: the model sees the feedback only':
-      "not yet: the bridge's withheld text result lacks the structured content OpenCode requires for a tool with an output schema (MCP error -32600)",
-  },
   async startServer(script) {
     const server = await startChatServer((turn) => toChatReply(script(toMatrixTurn(turn)), turn));
     return {

@@ -71,7 +71,9 @@ export const harnessRecords = [
     title: 'OpenCode',
     sdkPackage: '@opencode-ai/sdk',
     install: 'npm install @opencode-ai/sdk opencode-ai',
-    effortLevels: ['minimal', 'low', 'medium', 'high', 'max'],
+    // OpenCode's variant names across its providers (`opencode models <provider> --verbose`, opencode-ai 1.18):
+    // OpenAI none..xhigh and max, Anthropic low..max, Google minimal..high. Each model defines its own subset.
+    effortLevels: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'],
     providers: [],
     tools: openCodeTools,
     load: async () => (await import('./opencode/index.ts')).openCodeHarness,

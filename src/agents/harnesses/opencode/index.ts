@@ -20,8 +20,10 @@ import type {
 import type {HookFailure} from '../../hooks.ts';
 import {importHarnessSdk} from '../../load-harness.ts';
 import {type McpHookBridge, needsMcpHookBridge, startMcpHookBridge} from '../../mcp-hook-bridge.ts';
+import {checkOpenCodeMcpStartup} from './mcp-startup.ts';
 import {findModelRejection} from './model-rejection.ts';
 import {type OpenCodeServer, startOpenCodeServer} from './server-process.ts';
+import {OpenCodeTurnEvents} from './turn-events.ts';
 
 type OpenCodeModule = typeof import('@opencode-ai/sdk');
 type OpenCodeClient = ReturnType<OpenCodeModule['createOpencodeClient']>;
@@ -36,6 +38,7 @@ export const openCodeHarness: AgentHarness = {
     let bridge: McpHookBridge | undefined;
     let server: OpenCodeServer | undefined;
     let session: OpenCodeSession | undefined;
+    let events: OpenCodeTurnEvents | undefined;
     try {
       if (needsMcpHookBridge(options.hooks, options.mcpServers)) {
         bridge = await startMcpHookBridge({
@@ -64,9 +67,15 @@ export const openCodeHarness: AgentHarness = {
       const created = await client.session.create({body: {}});
       if (created.data === undefined)
         throw new Error(`OpenCode did not create a session: ${describe(created.error)}`);
-      session = new OpenCodeSession(client, created.data.id, options, model, server, bridge);
+      events = new OpenCodeTurnEvents(
+        created.data.id,
+        options.mcpServers.map((s) => s.name),
+      );
+      await events.open(client);
+      session = new OpenCodeSession(client, created.data.id, options, model, server, bridge, events);
       return session;
     } catch (error) {
+      events?.close();
       await server?.stop();
       await bridge?.close();
       throw error;
@@ -138,7 +147,7 @@ function nativeServers(servers: readonly AgentMcpServer[]): Record<string, unkno
   for (const server of servers) {
     native[server.name] =
       server.type === 'http'
-        ? {type: 'remote', url: server.url, headers: server.headers, enabled: true, timeout: mcpTimeoutMs()}
+        ? nativeRemote(server)
         : {
             type: 'local',
             // OpenCode has no working-directory option for local servers.
@@ -152,6 +161,21 @@ function nativeServers(servers: readonly AgentMcpServer[]): Record<string, unkno
           };
   }
   return native;
+}
+
+/**
+ * A selected HTTP server with the headers Stratos resolved. OpenCode's own OAuth detection is off: Stratos signs
+ * in and refreshes (credentials never go through OpenCode's auth storage).
+ */
+function nativeRemote(server: Extract<AgentMcpServer, {type: 'http'}>) {
+  return {
+    type: 'remote' as const,
+    url: server.url,
+    headers: server.headers,
+    oauth: false as const,
+    enabled: true,
+    timeout: mcpTimeoutMs(),
+  };
 }
 
 /**
@@ -170,6 +194,7 @@ function bridgedServers(bridge: McpHookBridge): Record<string, unknown> {
         type: 'remote',
         url: endpoint.url,
         headers: {authorization: `Bearer ${bridge.token}`},
+        oauth: false,
         enabled: true,
         timeout: mcpTimeoutMs(),
       },
@@ -184,6 +209,9 @@ class OpenCodeSession implements HarnessSession {
   #model: ModelRef | undefined;
   #server: OpenCodeServer;
   #bridge: McpHookBridge | undefined;
+  #events: OpenCodeTurnEvents;
+  /** Each HTTP server as OpenCode was last configured with it (headers included). */
+  #serverJson = new Map<string, string>();
   #running: AbortController | undefined;
   #hookFailure: HookFailure | undefined;
   #closed = false;
@@ -195,7 +223,10 @@ class OpenCodeSession implements HarnessSession {
     model: ModelRef | undefined,
     server: OpenCodeServer,
     bridge: McpHookBridge | undefined,
+    events: OpenCodeTurnEvents,
   ) {
+    this.#events = events;
+    for (const server of options.mcpServers) this.#serverJson.set(server.name, JSON.stringify(server));
     this.#client = client;
     this.#id = id;
     this.#options = options;
@@ -214,6 +245,7 @@ class OpenCodeSession implements HarnessSession {
   async run(prompt: string, options: HarnessTurnOptions): Promise<HarnessTurnResult> {
     if (this.#closed) throw new Error('The OpenCode conversation was closed.');
     if (this.#bridge !== undefined) await this.#bridge.update(options.mcpServers);
+    else await this.#refreshServers(options.mcpServers);
     const controller = new AbortController();
     this.#running = controller;
     this.#hookFailure = undefined;
@@ -224,6 +256,8 @@ class OpenCodeSession implements HarnessSession {
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener('abort', onAbort, {once: true});
     try {
+      const selected = this.#options.mcpServers.map((server) => server.name);
+      await checkOpenCodeMcpStartup(this.#client, this.#options.agent, selected);
       const o = this.#options;
       const body = {
         parts: [{type: 'text' as const, text: prompt}],
@@ -234,11 +268,14 @@ class OpenCodeSession implements HarnessSession {
           ? {}
           : {format: {type: 'json_schema', schema: o.outputJsonSchema}}),
       };
+      this.#events.startTurn(this.#options.emit);
       const response = await this.#client.session.prompt({
         path: {id: this.#id},
         body: body as Parameters<OpenCodeClient['session']['prompt']>[0]['body'] & object,
         signal: controller.signal,
       });
+      // The model and tool boundaries of the turn, as the event stream reports them, before the agent span ends.
+      await this.#events.finishTurn(response.data !== undefined);
       if (this.#hookFailure !== undefined) throw this.#hookFailure;
       if (options.signal.aborted) throw options.signal.reason;
       const data = response.data;
@@ -249,15 +286,17 @@ class OpenCodeSession implements HarnessSession {
         );
       const info = data.info as typeof data.info & {structured?: unknown};
       const tokens = info.tokens;
-      if (tokens !== undefined) {
-        this.#options.emit({
-          type: 'usage',
-          inputTokens: tokens.input + tokens.cache.read + tokens.cache.write,
-          outputTokens: tokens.output,
-          cacheReadInputTokens: tokens.cache.read,
-          cacheCreationInputTokens: tokens.cache.write,
-        });
-      }
+      const usage =
+        this.#events.turnUsage() ??
+        (tokens === undefined
+          ? undefined
+          : {
+              inputTokens: tokens.input + tokens.cache.read + tokens.cache.write,
+              outputTokens: tokens.output,
+              cacheReadInputTokens: tokens.cache.read,
+              cacheCreationInputTokens: tokens.cache.write,
+            });
+      if (usage !== undefined) this.#options.emit({type: 'usage', ...usage});
       // No structured result (the model answered in prose): the agent reports STRATOS_AGENT_OUTPUT_MISSING.
       if ((info.error as {name?: string} | undefined)?.name === 'StructuredOutputError')
         return {text: textOf(data.parts)};
@@ -275,7 +314,27 @@ class OpenCodeSession implements HarnessSession {
       throw error;
     } finally {
       options.signal.removeEventListener('abort', onAbort);
+      void this.#events.finishTurn(false);
       this.#running = undefined;
+    }
+  }
+
+  /**
+   * Credentials were rechecked before this request (refreshAgentMcpServers): an HTTP server whose headers changed
+   * is replaced in OpenCode's live MCP configuration (`POST /mcp`, which reconnects it with the new headers) before
+   * the prompt. Stdio servers keep their process; their environment is fixed when they start.
+   */
+  async #refreshServers(servers: readonly AgentMcpServer[]): Promise<void> {
+    for (const server of servers) {
+      if (server.type !== 'http') continue;
+      const json = JSON.stringify(server);
+      if (this.#serverJson.get(server.name) === json) continue;
+      const response = await this.#client.mcp.add({body: {name: server.name, config: nativeRemote(server)}});
+      if (response.error !== undefined)
+        throw new Error(
+          `OpenCode did not take the refreshed configuration of MCP server '${server.name}': ${describe(response.error)}`,
+        );
+      this.#serverJson.set(server.name, json);
     }
   }
 
@@ -283,6 +342,7 @@ class OpenCodeSession implements HarnessSession {
     if (this.#closed) return;
     this.#closed = true;
     this.#running?.abort(new Error('The OpenCode conversation was closed.'));
+    this.#events.close();
     await this.#server.stop();
     await this.#bridge?.close();
   }
