@@ -1,4 +1,4 @@
-// sha256Hex hashes small inputs itself (so the cached paths never load node:crypto) and large ones with
+// sha256Hex hashes small inputs with @noble/hashes (so the cached paths never load node:crypto) and large ones with
 // node:crypto: both must give node:crypto's digest for every length around the padding and size boundaries.
 import assert from 'node:assert/strict';
 import {createHash, randomBytes} from 'node:crypto';
