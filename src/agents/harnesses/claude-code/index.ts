@@ -74,6 +74,7 @@ class ClaudeCodeSession implements HarnessSession {
   #input = new MessageQueue<SDKUserMessage>();
   #turn: PendingTurn | undefined;
   #closed = false;
+  #closing: Promise<void> | undefined;
   #ended: Error | undefined;
   #mcpJson: string;
   #reader: Promise<void>;
@@ -420,12 +421,18 @@ class ClaudeCodeSession implements HarnessSession {
     else turn.reject(error);
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#input.end();
-    this.#query.close();
-    await this.#reader;
+  /**
+   * Ends the process; every call (the session's own after a failed MCP start-up, then the run's cleanup) waits
+   * until its output has ended, so a run never finishes before the process it started.
+   */
+  close(): Promise<void> {
+    if (this.#closing === undefined) {
+      this.#closed = true;
+      this.#input.end();
+      this.#query.close();
+      this.#closing = this.#reader;
+    }
+    return this.#closing;
   }
 }
 
