@@ -1,6 +1,6 @@
 /**
  * Isolated homes and environments for running the real claude and codex binaries in tests, and a process scan
- * proving that none outlives its run. Every process started for a test carries STRATOS_TEST_MARKER in its
+ * proving that none outlives its run. Every process started for a test carries HARNESS_TEST_MARKER (not a STRATOS_ name: those are kept from harness processes) in its
  * environment; `findMarkedProcesses` reads /proc/<pid>/environ to find survivors.
  */
 import {randomBytes} from 'node:crypto';
@@ -39,7 +39,7 @@ export async function createHarnessHome(model: {
     CLAUDE_CODE_TMPDIR: dirs.tmp,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     CODEX_HOME: dirs.codex,
-    STRATOS_TEST_MARKER: marker,
+    HARNESS_TEST_MARKER: marker,
     CI: '1',
   };
   // The scripted server itself, for test workflows that wait for a request to be in flight (`/__test/open-streams`).
@@ -63,7 +63,7 @@ export async function findMarkedProcesses(marker: string): Promise<{pid: number;
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
       const environ = await readFile(`/proc/${entry}/environ`, 'utf8');
-      if (!environ.includes(`STRATOS_TEST_MARKER=${marker}`)) continue;
+      if (!environ.includes(`HARNESS_TEST_MARKER=${marker}`)) continue;
       const command = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).replaceAll('\0', ' ').trim();
       found.push({pid: Number(entry), command});
     } catch {
