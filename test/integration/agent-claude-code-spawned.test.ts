@@ -203,6 +203,24 @@ test('Claude Code: a background sub-agent is a task span under its Agent tool ca
   // No model span anywhere is the sub-agent's: every chat span is a direct child of an agent span.
   for (const chat of spans.filter((s) => s.name.startsWith('chat ')))
     assert.ok(agents.some((a) => a.spanId === chat.parentSpanId));
+
+  // The run's own records (`stratos runs show`) hold the same nesting.
+  const shown = await project.cli(['runs', 'show', data.executionId, '--json'], {env: home.env});
+  assert.equal(shown.exitCode, 0, shown.stdout + shown.stderr);
+  interface Node {
+    kind: string;
+    name: string;
+    status: string;
+    children?: Node[];
+  }
+  const firstAgent = (shown.json.data.tree[0].children as Node[]).find((n) => n.kind === 'agent.execute')!;
+  const agentTool = firstAgent.children!.find((n) => n.name === 'execute_tool Agent')!;
+  const taskNode = agentTool.children!.find((n) => n.kind === 'agent.task')!;
+  assert.equal(taskNode.status, 'ok');
+  assert.deepEqual(
+    taskNode.children!.filter((n) => n.kind === 'agent.tool').map((n) => [n.name, n.status]),
+    [['execute_tool Bash', 'ok']],
+  );
 });
 
 test('Claude Code: a compaction is a span of the prompt that compacted, with its token counts', async () => {
