@@ -23,7 +23,7 @@ import type {
   SDKMessage,
   SDKUserMessage,
 } from '@anthropic-ai/claude-agent-sdk';
-import {StratosError} from '../../../errors/index.ts';
+import {AgentRunError, StratosError} from '../../../errors/index.ts';
 import type {
   AgentHarness,
   AgentMcpServer,
@@ -294,7 +294,11 @@ class ClaudeCodeSession implements HarnessSession {
 
   async run(prompt: string, options: HarnessTurnOptions): Promise<HarnessTurnResult> {
     if (this.#ended !== undefined) throw this.#ended;
-    if (this.#closed) throw new Error('The Claude Code conversation was closed after a turn did not stop.');
+    if (this.#closed)
+      throw new AgentRunError(
+        'the Claude Code conversation was closed after an earlier turn did not stop; create a new agent to go on.',
+        {agent: this.#options.agent, harness: 'claude-code'},
+      );
     const mcpJson = JSON.stringify(options.mcpServers);
     if (mcpJson !== this.#mcpJson) {
       // Credentials changed between requests: update the live configuration before the next prompt.
@@ -337,9 +341,15 @@ class ClaudeCodeSession implements HarnessSession {
   async #read(): Promise<void> {
     try {
       for await (const message of this.#query) this.#handle(message);
-      this.#ended ??= new Error('The Claude Code process ended.');
+      this.#ended ??= new AgentRunError(
+        'the Claude Code process ended, so the conversation cannot go on; create a new agent to start another.',
+        {agent: this.#options.agent, harness: 'claude-code'},
+      );
     } catch (error) {
-      this.#ended ??= error instanceof Error ? error : new Error(String(error));
+      this.#ended ??= new AgentRunError(
+        `the Claude Code process failed: ${error instanceof Error ? error.message : String(error)}`,
+        {agent: this.#options.agent, harness: 'claude-code', cause: error},
+      );
     }
     if (this.#turn !== undefined) this.#settle(undefined, this.#ended);
   }
@@ -417,7 +427,13 @@ class ClaudeCodeSession implements HarnessSession {
       );
       return;
     }
-    this.#settle(undefined, new Error(`Claude Code ended the turn with an error (${reason}).`));
+    this.#settle(
+      undefined,
+      new AgentRunError(`Claude Code ended the turn with an error (${reason}).`, {
+        agent: this.#options.agent,
+        harness: 'claude-code',
+      }),
+    );
   }
 
   /**
