@@ -31,6 +31,7 @@ import {
   type ResolvedAgentSettings,
   resolveAgentSettings,
 } from './settings.ts';
+import {SpawnedWorkTelemetry} from './spawned-work-telemetry.ts';
 import {resolveToolSelection, type ToolSelection} from './tool-names.ts';
 import {TurnTelemetry} from './turn-telemetry.ts';
 
@@ -201,6 +202,8 @@ class AgentSession<Output> implements Agent<Output> {
   #running: {controller: AbortController; done: Promise<unknown>} | undefined;
   /** Records the running turn's harness observations under its agent span. */
   #observer: TurnTelemetry | undefined;
+  /** Sub-agent and background-task work, recorded where it began even when it is reported after its turn. */
+  #spawned = new SpawnedWorkTelemetry();
   #worktree: {directory: string; notice: string} | undefined;
   #unregister: () => void;
 
@@ -382,7 +385,7 @@ class AgentSession<Output> implements Agent<Output> {
       });
       // Model and tool calls are recorded as the harness reports them, siblings under this execute's agent span;
       // the turn as a whole is not a model call (it includes the tool calls).
-      this.#observer = new TurnTelemetry(scope, this.#current.harness, this.#current.model);
+      this.#observer = new TurnTelemetry(scope, this.#current.harness, this.#current.model, this.#spawned);
       scope.setAttributes({'gen_ai.input.messages': JSON.stringify([textMessage('user', text)])});
       try {
         const result = await session.run(text, {signal, mcpServers});
@@ -550,7 +553,7 @@ class AgentSession<Output> implements Agent<Output> {
         hooks: this.#code.hooks ?? {},
         emit: (event) => {
           try {
-            this.#observer?.observe(event);
+            if (!this.#spawned.observe(event)) this.#observer?.observe(event);
             this.#code.onEvent?.(event);
           } catch {
             // Observing is best effort and never changes the execution.

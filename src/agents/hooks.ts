@@ -60,6 +60,8 @@ export interface TokenCounts {
  * Normalized observations of one execution. Reported as they happen; never awaited. A harness reports only the
  * boundaries it can observe: Claude Code reports each model call (`model.start` / `model.end`), Codex only the
  * usage of the whole turn (`usage`). Tool observations carry the native call id that pairs start and end.
+ * Work of a sub-agent or background task carries `origin`: the native id of the tool call that spawned it. Such
+ * work may be reported after its prompt's execute returned (during a later prompt, or between prompts).
  */
 export type AgentEvent =
   | {type: 'text'; text: string}
@@ -68,9 +70,12 @@ export type AgentEvent =
    * boundaries: when the harness says it happened (epoch ms), for a harness that reports times (OpenCode).
    */
   | {type: 'model.start'; at?: number}
-  /** A model response ended; `error` when the request failed. */
-  | ({type: 'model.end'; model?: string; error?: string; at?: number} & TokenCounts)
-  | {type: 'tool.start'; id: string; call: ToolCall; at?: number}
+  /**
+   * A model response ended; `error` when the request failed. With `origin`: a response of a sub-agent (only its
+   * end is observed).
+   */
+  | ({type: 'model.end'; model?: string; error?: string; at?: number; origin?: string} & TokenCounts)
+  | {type: 'tool.start'; id: string; call: ToolCall; at?: number; origin?: string}
   /**
    * A tool call ended. `ok: false` when the tool failed (`error`), a before-tool hook denied it or an after-tool
    * hook withheld its result (`decision`).
@@ -83,9 +88,42 @@ export type AgentEvent =
       error?: string;
       decision?: 'deny' | 'withhold';
       at?: number;
+      origin?: string;
     }
   /** Usage of the whole turn, as the harness reported it at the turn's end. */
-  | ({type: 'usage'} & TokenCounts);
+  | ({type: 'usage'} & TokenCounts)
+  /**
+   * The harness started a task for a tool call (Claude Code: a sub-agent of its Agent/Task tool, a background
+   * command). `background`: the tool call returns at once and the task goes on, possibly past the prompt.
+   */
+  | {
+      type: 'task.start';
+      id: string;
+      toolCallId?: string;
+      description: string;
+      taskType?: string;
+      subagentType?: string;
+      background: boolean;
+    }
+  /** A task ended, with the totals the harness reported for it. */
+  | {
+      type: 'task.end';
+      id: string;
+      toolCallId?: string;
+      status: 'completed' | 'failed' | 'stopped';
+      totalTokens?: number;
+      toolUses?: number;
+    }
+  /** The harness began compacting the conversation (summarising earlier turns to free context). */
+  | {type: 'compaction.start'}
+  /** A compaction ended: what started it and the conversation's token counts before and after, as reported. */
+  | {
+      type: 'compaction.end';
+      trigger?: 'manual' | 'auto';
+      preTokens?: number;
+      postTokens?: number;
+      error?: string;
+    };
 
 /** Runs a control hook; a throw becomes the execution's failure, kept as `cause`. */
 export class HookFailure extends Error {

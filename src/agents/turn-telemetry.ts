@@ -4,13 +4,16 @@
  */
 import type {OperationHandle, OperationScope, TelemetryAttributes} from '../telemetry/index.ts';
 import type {AgentEvent, TokenCounts} from './hooks.ts';
+import type {SpawnedWorkTelemetry} from './spawned-work-telemetry.ts';
 
 /**
  * One turn's harness observations as telemetry under the agent span: each model call an `agent.model` span
  * (`chat <model or harness>`), each tool call an `agent.tool` span (`execute_tool <native name>`), as siblings.
  * Only observed boundaries make spans: an end without an observed start is an event (`agent.model`,
  * `agent.tool`), and a harness that reports usage only for the whole turn (Codex) gets one `agent.usage` event,
- * not invented model spans. Spans still open when the agent span ends close as `incomplete`.
+ * not invented model spans. A compaction of the conversation is an `agent.compaction` span (`compact
+ * conversation`). Spans still open when the agent span ends close as `incomplete`. Work of sub-agents and
+ * background tasks goes to the agent's SpawnedWorkTelemetry, which outlives the turn.
  */
 export class TurnTelemetry {
   #scope: OperationScope;
@@ -19,11 +22,19 @@ export class TurnTelemetry {
   #call: OperationHandle | undefined;
   #modelEnds = 0;
   #tools = new Map<string, OperationHandle>();
+  #compaction: OperationHandle | undefined;
+  #spawned: SpawnedWorkTelemetry | undefined;
 
-  constructor(scope: OperationScope, harness: string, model: string | undefined) {
+  constructor(
+    scope: OperationScope,
+    harness: string,
+    model: string | undefined,
+    spawned?: SpawnedWorkTelemetry,
+  ) {
     this.#scope = scope;
     this.#harness = harness;
     this.#model = model;
+    this.#spawned = spawned;
   }
 
   observe(event: AgentEvent): void {
@@ -38,6 +49,14 @@ export class TurnTelemetry {
         });
         return;
       case 'model.end': {
+        if (event.origin !== undefined) {
+          // A sub-agent's response whose spawning call this agent does not know: a point event, never the turn's call.
+          this.#scope.addEvent('agent.model', {
+            'gen_ai.response.model': event.model,
+            'stratos.tool.origin': event.origin,
+          });
+          return;
+        }
         this.#modelEnds += 1;
         const call = this.#call;
         this.#call = undefined;
@@ -59,27 +78,27 @@ export class TurnTelemetry {
       case 'tool.start': {
         if (this.#tools.has(event.id)) return;
         const {call} = event;
-        this.#tools.set(
-          event.id,
-          this.#scope.begin({
-            kind: 'agent.tool',
-            name: `execute_tool ${call.nativeName}`,
-            attributes: {
-              'gen_ai.tool.name': call.nativeName,
-              'gen_ai.tool.call.id': event.id,
-              'gen_ai.tool.call.arguments': JSON.stringify(call.input),
-              'stratos.tool.canonical_name': call.canonicalName,
-              'mcp.server': call.mcp?.server,
-              'mcp.tool': call.mcp?.tool,
-            },
-            ...(event.at === undefined ? {} : {startMs: event.at}),
-          }),
-        );
+        const handle = this.#scope.begin({
+          kind: 'agent.tool',
+          name: `execute_tool ${call.nativeName}`,
+          attributes: {
+            'gen_ai.tool.name': call.nativeName,
+            'gen_ai.tool.call.id': event.id,
+            'gen_ai.tool.call.arguments': JSON.stringify(call.input),
+            'stratos.tool.canonical_name': call.canonicalName,
+            'mcp.server': call.mcp?.server,
+            'mcp.tool': call.mcp?.tool,
+          },
+          ...(event.at === undefined ? {} : {startMs: event.at}),
+        });
+        this.#tools.set(event.id, handle);
+        this.#spawned?.registerTool(event.id, handle);
         return;
       }
       case 'tool.end': {
         const handle = this.#tools.get(event.id);
         this.#tools.delete(event.id);
+        this.#spawned?.releaseTool(event.id);
         const attributes = {'stratos.tool.decision': event.decision};
         if (handle === undefined) {
           this.#scope.addEvent('agent.tool', {
@@ -90,6 +109,30 @@ export class TurnTelemetry {
           });
         } else if (event.ok) handle.end(attributes, event.at);
         else handle.fail(toolFailure(event), attributes, event.at);
+        return;
+      }
+      case 'compaction.start':
+        this.#compaction ??= this.#scope.begin({kind: 'agent.compaction', name: 'compact conversation'});
+        return;
+      case 'compaction.end': {
+        const handle = this.#compaction;
+        this.#compaction = undefined;
+        const attributes = {
+          'stratos.compaction.trigger': event.trigger,
+          'stratos.compaction.pre_tokens': event.preTokens,
+          'stratos.compaction.post_tokens': event.postTokens,
+        };
+        if (handle === undefined)
+          this.#scope.addEvent('agent.compaction', {
+            ...attributes,
+            ...(event.error === undefined ? {} : {'error.type': 'CompactionFailed'}),
+          });
+        else if (event.error !== undefined)
+          handle.fail(
+            {name: 'CompactionFailed', message: `The compaction failed: ${event.error}`},
+            attributes,
+          );
+        else handle.end(attributes);
         return;
       }
       case 'usage':

@@ -125,6 +125,7 @@ export const errorCodes = {
   STRATOS_VIEWER_PORT_UNAVAILABLE: 'The runs page could not listen on the requested 127.0.0.1 port.',
   STRATOS_VIEWER_BROWSER_FAILED:
     'Warning: the browser could not be opened for the runs page; the printed URL still works.',
+  STRATOS_VIEWER_ASSETS_MISSING: 'The runs page scripts are missing (a source checkout that was not built).',
 
   // agents and prompts
   STRATOS_AGENT_CONFIG_UNKNOWN:
@@ -230,6 +231,9 @@ export const errorCodes = {
   STRATOS_WORKTREE_KEPT_STASH: 'Warning: a worktree checkout was kept because a stash was made in it.',
   STRATOS_WORKTREE_KEPT_UNVERIFIED:
     'Warning: a worktree checkout was kept because safe cleanup could not be established (git failed, lock held, not a worktree).',
+  STRATOS_WORKTREE_RECORD_INVALID:
+    'A worktree bookkeeping record under ~/.stratos/worktrees/ is malformed; it was left as it is.',
+  STRATOS_WORKTREE_GIT_FAILED: "Listing a repository's worktrees with git (git worktree list) failed.",
 
   // Decision and the Ollama provider
   STRATOS_DECISION_CONFIG_UNKNOWN:

@@ -101,11 +101,15 @@ async function installOne(
     } else {
       // Stratos's own link (broken or outdated): replace it only while it still holds the recorded text.
       if ((await readlink(path)) !== status.linkTarget)
-        throw new Error(`${path} changed while it was inspected`);
+        throw new StratosError(
+          'STRATOS_SKILL_FOREIGN_ENTRY',
+          `${folder.label}: ${path} changed while Stratos was installing the skill; it was left as it is. Run 'stratos skill status' to see what it is.`,
+        );
       await unlink(path);
       await symlink(bundle, path, 'dir');
     }
   } catch (error) {
+    if (isStratosError(error)) return failure(base, path, 'foreign', error);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') {
       return failure(

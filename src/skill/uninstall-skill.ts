@@ -70,10 +70,14 @@ export async function uninstallSkill(options: {
         }
         try {
           if ((await readlink(path)) !== status.linkTarget)
-            throw new Error(`${path} changed while it was inspected`);
+            throw new StratosError(
+              'STRATOS_SKILL_FOREIGN_ENTRY',
+              `${at.label}: ${path} changed while Stratos was removing the skill link; it was left as it is. Run 'stratos skill status' to see what it is.`,
+            );
           await unlink(path);
         } catch (error) {
-          outcomes.push(failed(agent, path, status.state, folderError(at, path, error)));
+          const reason = isStratosError(error) ? error : folderError(at, path, error);
+          outcomes.push(failed(agent, path, status.state, reason));
           continue;
         }
         dropSkillRecord(records, path);

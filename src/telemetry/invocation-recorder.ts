@@ -16,6 +16,7 @@ import {
 } from './conventions.ts';
 import {createSpanId} from './ids.ts';
 import {
+  type BeginOptions,
   type InvocationTelemetry,
   type OperationHandle,
   type OperationScope,
@@ -106,7 +107,7 @@ export class InvocationRecorder implements InvocationTelemetry {
     const scope: OperationScope = {
       setAttributes: (attributes) => this.#guard(spec.name, () => this.#setAttributes(span, attributes)),
       addEvent: (name, attributes) => this.#guard(spec.name, () => this.#addEvent(span, name, attributes)),
-      begin: (child) => this.#begin(child, span),
+      begin: (child, options) => this.#begin(child, span, options),
     };
     try {
       const result = await recordingScope.run({owner: this, span}, () => fn(scope));
@@ -123,9 +124,11 @@ export class InvocationRecorder implements InvocationTelemetry {
   }
 
   /** An observation under `parent`, settled through the handle; never throws. */
-  #begin(spec: OperationSpec, parent: SpanRecord): OperationHandle {
-    // An owner that already ended cannot own new work: nothing is recorded rather than a misplaced span.
-    if (this.#finished || this.run.closed || parent.ended) return silentHandle;
+  #begin(spec: OperationSpec, parent: SpanRecord, options: BeginOptions = {}): OperationHandle {
+    // An owner that already ended cannot own new work: nothing is recorded rather than a misplaced span. Work the
+    // caller attributes explicitly to an ended parent (it outlives it) is the exception.
+    if (this.#finished || this.run.closed || (parent.ended && options.outlivesParent !== true))
+      return silentHandle;
     let span: SpanRecord;
     try {
       span = this.#openSpan(spec, parent);
@@ -133,9 +136,11 @@ export class InvocationRecorder implements InvocationTelemetry {
       this.#reportFailure(spec.name, error);
       return silentHandle;
     }
-    const siblings = this.#begun.get(parent.spanId) ?? new Set<SpanRecord>();
-    this.#begun.set(parent.spanId, siblings);
-    siblings.add(span);
+    if (options.outlivesParent !== true) {
+      const siblings = this.#begun.get(parent.spanId) ?? new Set<SpanRecord>();
+      this.#begun.set(parent.spanId, siblings);
+      siblings.add(span);
+    }
     const settle = (
       status: OperationStatus,
       error: unknown,
@@ -149,6 +154,7 @@ export class InvocationRecorder implements InvocationTelemetry {
       });
     return {
       setAttributes: (attributes) => this.#guard(spec.name, () => this.#setAttributes(span, attributes)),
+      begin: (child, childOptions) => this.#begin(child, span, childOptions),
       addEvent: (name, attributes) =>
         this.#guard(spec.name, () => {
           if (!span.ended) this.#addEvent(span, name, attributes);

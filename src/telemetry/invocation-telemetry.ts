@@ -25,11 +25,21 @@ export interface OperationSpec {
   startMs?: number;
 }
 
+/** How an observation relates to its parent's lifetime. */
+export interface BeginOptions {
+  /**
+   * Work the parent started that goes on after it (a background task, a sub-agent the harness runs on after the
+   * spawning tool call returned): not closed when the parent ends, and may begin under a parent that already
+   * ended, since the caller names the parent explicitly. Closed as `incomplete` only when the invocation ends.
+   */
+  outlivesParent?: boolean;
+}
+
 export interface OperationScope {
   setAttributes(attributes: TelemetryAttributes): void;
   addEvent(name: string, attributes?: TelemetryAttributes): void;
   /** Begins an observation under this operation, wherever the call is made (see InvocationTelemetry.begin). */
-  begin(spec: OperationSpec): OperationHandle;
+  begin(spec: OperationSpec, options?: BeginOptions): OperationHandle;
 }
 
 /**
@@ -39,6 +49,8 @@ export interface OperationScope {
  */
 export interface OperationHandle {
   setAttributes(attributes: TelemetryAttributes): void;
+  /** Begins an observation under this one (a sub-agent's tool call under the tool call that spawned it). */
+  begin(spec: OperationSpec, options?: BeginOptions): OperationHandle;
   addEvent(name: string, attributes?: TelemetryAttributes): void;
   /** The observation ended as it should; `attributes` are added first (token usage known only at the end). */
   end(attributes?: TelemetryAttributes, endMs?: number): void;
@@ -68,6 +80,7 @@ export interface InvocationTelemetry {
 
 export const silentHandle: OperationHandle = {
   setAttributes() {},
+  begin: () => silentHandle,
   addEvent() {},
   end() {},
   fail() {},

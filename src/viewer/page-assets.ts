@@ -6,6 +6,7 @@
  */
 import {readdir, readFile} from 'node:fs/promises';
 import {fileURLToPath} from 'node:url';
+import {StratosError} from '../errors/index.ts';
 
 export interface PageAsset {
   body: Buffer;
@@ -28,8 +29,10 @@ export async function loadPageAssets(): Promise<Map<string, PageAsset>> {
   try {
     names = (await readdir(scripts)).filter((name) => /^[a-z][a-z-]*\.js$/.test(name));
   } catch (error) {
-    throw new Error(
+    throw new StratosError(
+      'STRATOS_VIEWER_ASSETS_MISSING',
       `The runs page scripts are missing from ${fileURLToPath(scripts)} (${(error as Error).message}); build the package with 'npm run build'.`,
+      {cause: error},
     );
   }
   for (const name of names) {

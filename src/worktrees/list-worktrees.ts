@@ -15,10 +15,15 @@ export interface GitWorktree {
   prunable: boolean;
 }
 
-/** @throws Error with git's complaint when git fails (callers decide what that means). */
+/** @throws StratosError STRATOS_WORKTREE_GIT_FAILED with git's complaint (callers decide what that means). */
 export async function listWorktrees(repository: string): Promise<GitWorktree[]> {
   const result = await runGit(['worktree', 'list', '--porcelain', '-z'], repository);
-  if (!result.ok) throw new Error(`git worktree list failed: ${gitComplaint(result)}`);
+  if (!result.ok)
+    throw new StratosError(
+      'STRATOS_WORKTREE_GIT_FAILED',
+      `git worktree list failed in ${repository}: ${gitComplaint(result)} Check that git works in that repository ('git worktree list'), then run again.`,
+      {details: {repository}},
+    );
   const worktrees: GitWorktree[] = [];
   for (const block of result.stdout.split('\0\0')) {
     const fields = block.split('\0').filter((field) => field !== '');

@@ -7,6 +7,7 @@
 import {readdir, rm} from 'node:fs/promises';
 import {hostname} from 'node:os';
 import {basename, join} from 'node:path';
+import {StratosError} from '../errors/index.ts';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
 import {sha256Hex} from '../internal/hash.ts';
 import {isRecord, readJsonFile} from '../internal/json-file.ts';
@@ -52,7 +53,11 @@ export async function readRecord(directory: string, name: string): Promise<Workt
   const value = await readJsonFile(recordFile(directory, name));
   if (value === undefined) return undefined;
   if (!isRecord(value) || value.schemaVersion !== 1 || !Array.isArray(value.users)) {
-    throw new Error(`${recordFile(directory, name)} is not a version 1 worktree record`);
+    throw new StratosError(
+      'STRATOS_WORKTREE_RECORD_INVALID',
+      `${recordFile(directory, name)} is not a version 1 worktree record; Stratos decides nothing about worktree '${name}' on a guess and left it as it is. Remove the record file if no run uses the worktree, then run again.`,
+      {details: {file: recordFile(directory, name), worktree: name}},
+    );
   }
   return value as unknown as WorktreeRecord;
 }

@@ -42,7 +42,12 @@ export async function discoverAuthorization(
   if (options.fresh !== true && cached !== undefined && Date.now() - cached.at < cacheMs) return cached.value;
   const sdk = await import('@modelcontextprotocol/client');
   try {
-    const challenge = await probeChallenge(serverUrl, options.fetchFn, sdk.extractWWWAuthenticateParams);
+    const challenge = await probeChallenge(
+      serverUrl,
+      options.server,
+      options.fetchFn,
+      sdk.extractWWWAuthenticateParams,
+    );
     const info = await sdk.discoverOAuthServerInfo(serverUrl, {
       ...(challenge.resourceMetadataUrl === undefined
         ? {}
@@ -90,6 +95,7 @@ export function clearDiscoveryCache(serverUrl?: string): void {
 
 async function probeChallenge(
   serverUrl: string,
+  server: string,
   fetchFn: FetchLike,
   extract: typeof import('@modelcontextprotocol/client').extractWWWAuthenticateParams,
 ): Promise<{resourceMetadataUrl?: URL | undefined; scope?: string | undefined}> {
@@ -112,11 +118,10 @@ async function probeChallenge(
       }),
     });
   } catch (error) {
-    throw new Error(
-      `the server could not be reached (${error instanceof Error ? error.message : String(error)})`,
-      {
-        cause: error,
-      },
+    throw new AuthenticationError(
+      'STRATOS_AUTH_DISCOVERY_FAILED',
+      `The OAuth authorization of MCP server '${server}' (${serverUrl}) could not be discovered: the server could not be reached (${error instanceof Error ? error.message : String(error)}). Check its URL in mcp.servers of workflow.yaml and that it is running.`,
+      {server, serverUrl, cause: error},
     );
   }
   await response.body?.cancel().catch(() => {});

@@ -17,7 +17,7 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import {registerCredentialSecret} from '../../errors/index.ts';
+import {AuthenticationError, registerCredentialSecret} from '../../errors/index.ts';
 import type {CredentialRecord, CredentialStore} from '../credentials/index.ts';
 
 export interface StratosOAuthClientProviderOptions {
@@ -98,7 +98,12 @@ export class StratosOAuthClientProvider implements OAuthClientProvider {
     registerCredentialSecret(tokens.access_token);
     registerCredentialSecret(tokens.refresh_token);
     const issuer = context?.issuer ?? tokens.issuer;
-    if (issuer === undefined) throw new Error('The SDK saved tokens without an authorization-server issuer.');
+    if (issuer === undefined)
+      throw new AuthenticationError(
+        'STRATOS_AUTH_TOKEN_EXCHANGE_FAILED',
+        `The MCP SDK returned tokens for ${this.#options.serverUrl} without naming the authorization server that issued them, so Stratos did not store them. Sign in again; if it repeats, report it.`,
+        {serverUrl: this.#options.serverUrl},
+      );
     await this.#save(issuer, (record) => applyTokenResponse(record, tokens));
   }
 
@@ -112,7 +117,11 @@ export class StratosOAuthClientProvider implements OAuthClientProvider {
 
   codeVerifier(): string {
     if (this.#codeVerifier === undefined)
-      throw new Error('No PKCE code verifier was saved for this sign-in.');
+      throw new AuthenticationError(
+        'STRATOS_AUTH_TOKEN_EXCHANGE_FAILED',
+        `No PKCE code verifier was saved for this sign-in to ${this.#options.serverUrl}, so the authorization code cannot be exchanged. Start the sign-in again.`,
+        {serverUrl: this.#options.serverUrl},
+      );
     return this.#codeVerifier;
   }
 

@@ -5,7 +5,7 @@
  * wrapper's snapshot.
  */
 import type {ExecutionContext} from '../../context/execution-context.ts';
-import {McpToolError} from '../../errors/index.ts';
+import {McpToolError, StratosError} from '../../errors/index.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
 import type {McpServerConnection} from './connect-server.ts';
 import type {McpToolResult} from './tool-result.ts';
@@ -52,7 +52,12 @@ export async function connectScriptedServer(
         },
         async (scope) => {
           context.abortController.signal.throwIfAborted();
-          if (closed) throw new Error(`The scripted connection to '${server}' is closed.`);
+          if (closed)
+            throw new StratosError(
+              'STRATOS_MCP_CALL_CANCELLED',
+              `The scripted connection to MCP server '${server}' was closed before tool '${name}' was called. Call its tools before closing the connection.`,
+              {details: {server, tool: name}},
+            );
           const scripted = scripts.mcpCall({workflow, server, tool: name, arguments: args ?? {}});
           const result = structuredClone(scripted) as McpToolResult;
           if (result.isError === true) throw new McpToolError(server, name, result);

@@ -6,6 +6,7 @@
  */
 import {mkdir, readFile} from 'node:fs/promises';
 import {basename, join} from 'node:path';
+import {StratosError} from '../../errors/index.ts';
 import {writeFileAtomic} from '../../internal/atomic-write.ts';
 import {sha256Hex} from '../../internal/hash.ts';
 import {isNotFound, isRecord} from '../../internal/json-file.ts';
@@ -51,7 +52,11 @@ export async function ensureWorkspaceFolder(home: string, absolutePath: string):
     await writeFileAtomic(join(folder, WORKSPACE_FILE), `${JSON.stringify({path: absolutePath}, null, 2)}\n`);
     return folder;
   }
-  throw new Error(`No free workspace folder name for ${absolutePath} under ${runsDirectory(home)}.`);
+  throw new StratosError(
+    'STRATOS_TELEMETRY_ARTIFACT_FAILED',
+    `No free workspace folder name is left for ${absolutePath} under ${runsDirectory(home)}: every candidate folder records another path. Remove run folders you no longer need there (stratos runs clean), then run again.`,
+    {details: {path: absolutePath, runsDirectory: runsDirectory(home)}},
+  );
 }
 
 /** The absolute path recorded in a workspace folder; `undefined` when the folder has no record yet. */
@@ -65,7 +70,11 @@ export async function readWorkspacePath(folder: string): Promise<string | undefi
   }
   const parsed: unknown = JSON.parse(text);
   if (!isRecord(parsed) || typeof parsed.path !== 'string') {
-    throw new Error(`${join(folder, WORKSPACE_FILE)} has no "path" string.`);
+    throw new StratosError(
+      'STRATOS_TELEMETRY_ARTIFACT_FAILED',
+      `${join(folder, WORKSPACE_FILE)} has no "path" string, so Stratos cannot tell which folder its runs belong to; it was left as it is. Remove that folder or restore its workspace.json.`,
+      {details: {file: join(folder, WORKSPACE_FILE)}},
+    );
   }
   return parsed.path;
 }

@@ -8,6 +8,7 @@ import {dirname} from 'node:path';
 import type {Attributes, AttributeValue, HrTime} from '@opentelemetry/api';
 import {type ExportResult, ExportResultCode} from '@opentelemetry/core';
 import type {ReadableSpan, SpanExporter} from '@opentelemetry/sdk-trace';
+import {StratosError} from '../../errors/index.ts';
 import {AppendWriter} from '../artifacts/jsonl-writer.ts';
 
 export class FileSpanExporter implements SpanExporter {
@@ -71,7 +72,8 @@ async function assertTraceFile(path: string): Promise<void> {
     const {bytesRead} = await handle.read(head, 0, head.length, 0);
     const text = head.subarray(0, bytesRead).toString('utf8');
     if (bytesRead > 0 && !text.startsWith('{"resourceSpans"')) {
-      throw new Error(
+      throw new StratosError(
+        'STRATOS_TELEMETRY_DESTINATION_INVALID',
         `The trace file ${path} already exists and does not hold OTLP/JSON trace lines, so Stratos does not append to it. Point the file exporter's path at a new file.`,
       );
     }

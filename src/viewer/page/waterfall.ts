@@ -227,6 +227,8 @@ function kindText(kind: string): string {
     'agent.execute': 'agent',
     'agent.model': 'model',
     'agent.tool': 'tool',
+    'agent.task': 'task',
+    'agent.compaction': 'compaction',
     'mcp.connect': 'mcp',
     'mcp.call': 'mcp',
     decision: 'decision',

@@ -140,3 +140,34 @@ test('the silent telemetry hands out handles that record nothing', async () => {
     scope.begin({kind: 'agent.tool', name: 'y'}).end();
   });
 });
+
+test('work that outlives its parent stays under it after the parent ended, until it ends or the invocation does', async () => {
+  let tool: ReturnType<typeof silentTelemetry.begin> | undefined;
+  let task: ReturnType<typeof silentTelemetry.begin> | undefined;
+  const {start, end, lines} = await record(async (telemetry) => {
+    await telemetry.operation({kind: 'agent.execute', name: 'agent first'}, async (scope) => {
+      tool = scope.begin({kind: 'agent.tool', name: 'execute_tool Agent'});
+      task = tool.begin({kind: 'agent.task', name: 'task sub'}, {outlivesParent: true});
+      tool.end();
+    });
+    await telemetry.operation({kind: 'agent.execute', name: 'agent second'}, async () => {
+      // The sub-agent's work reported during the later prompt: under the task, not the running prompt.
+      task!.begin({kind: 'agent.tool', name: 'execute_tool Bash'}).end();
+      // An explicitly attributed late start under the ended tool call is recorded too.
+      tool!.begin({kind: 'agent.task', name: 'task late'}, {outlivesParent: true});
+      // Without outlivesParent an ended owner still records nothing.
+      tool!.begin({kind: 'agent.tool', name: 'misplaced'}).end();
+    });
+    task!.end();
+  });
+  assert.equal(start('task sub').parentSpanId, start('execute_tool Agent').spanId);
+  assert.equal(start('execute_tool Bash').parentSpanId, start('task sub').spanId);
+  assert.equal(start('task late').parentSpanId, start('execute_tool Agent').spanId);
+  assert.equal(end('task sub').status, 'ok', 'not closed when its tool call and its prompt ended');
+  assert.equal(end('execute_tool Bash').status, 'ok');
+  assert.equal(end('task late').status, 'incomplete', 'closed with the invocation');
+  assert.equal(
+    lines.some((l) => l.name === 'misplaced'),
+    false,
+  );
+});

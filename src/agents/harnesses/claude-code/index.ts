@@ -6,7 +6,14 @@
  * Observations: partial messages are on, so each model call is seen from the binary's `requesting` status to the
  * response's `message_stop`, with the usage of its `message_start` / `message_delta` (the usage on streamed
  * assistant messages is a partial count); tool calls from PreToolUse to PostToolUse(Failure) or a denial.
+ * Spawned work: a sub-agent of the Agent/Task tool (and a background command) is a task (`task_started` to
+ * `task_notification`); its tool calls come through the same hooks with the task's `agent_id`, its model responses
+ * as assistant messages with `parent_tool_use_id` (no stream events, so only their end is observed). Both are
+ * reported with `origin`, the spawning tool call's id, whether or not a prompt is running: Claude Code runs
+ * sub-agents in the background by default, so their work often arrives after the prompt's result. A compaction
+ * is seen from the `compacting` status to its `compact_boundary`.
  */
+import {randomUUID} from 'node:crypto';
 import type {
   HookCallbackMatcher,
   HookEvent,
@@ -16,7 +23,7 @@ import type {
   SDKMessage,
   SDKUserMessage,
 } from '@anthropic-ai/claude-agent-sdk';
-import {StratosError} from '../../../errors/index.ts';
+import {AgentRunError, StratosError} from '../../../errors/index.ts';
 import type {
   AgentHarness,
   AgentMcpServer,
@@ -64,6 +71,8 @@ interface PendingTurn {
   texts: string[];
   hookFailure: HookFailure | undefined;
   cancelled: unknown;
+  /** The uuid of the prompt's user message: the result that answers it echoes it. */
+  uuid: string;
   /** Claude Code reported `model_not_found` for the conversation's first request, before any other work. */
   modelUnavailable?: {status: number | undefined};
 }
@@ -82,6 +91,10 @@ class ClaudeCodeSession implements HarnessSession {
   #response: {model?: string; usage: NativeUsage} | undefined;
   /** Set by the first output, reasoning or tool work: after it, a rejection is no longer a selection matter. */
   #worked = false;
+  /** Tasks the binary started (sub-agents, background commands): task id → the spawning tool call's id. */
+  #tasks = new Map<string, string | undefined>();
+  /** The last sub-agent response seen per spawning tool call (one assistant message per content block). */
+  #subagentResponses = new Map<string, string>();
 
   constructor(
     query: (params: {prompt: AsyncIterable<SDKUserMessage>; options: Options}) => Query,
@@ -134,7 +147,13 @@ class ClaudeCodeSession implements HarnessSession {
         {
           hooks: [
             async (input) => {
-              const event = input as {tool_name: string; tool_input: unknown; tool_use_id: string};
+              const event = input as {
+                tool_name: string;
+                tool_input: unknown;
+                tool_use_id: string;
+                agent_id?: string;
+              };
+              const origin = this.#originOf(event.agent_id);
               const allow = {
                 hookSpecificOutput: {
                   hookEventName: 'PreToolUse' as const,
@@ -143,16 +162,32 @@ class ClaudeCodeSession implements HarnessSession {
               };
               const call = view(event.tool_name, event.tool_input);
               const id = event.tool_use_id;
-              emit({type: 'tool.start', id, call});
+              emit({type: 'tool.start', id, call, ...origin});
               if (internalTools.has(event.tool_name) || hooks.beforeTool === undefined) return allow;
               const decision = await this.#control(
                 'beforeTool',
                 () => hooks.beforeTool!(call),
-                () => emit({type: 'tool.end', id, call, ok: false, error: 'The beforeTool hook threw.'}),
+                () =>
+                  emit({
+                    type: 'tool.end',
+                    id,
+                    call,
+                    ok: false,
+                    error: 'The beforeTool hook threw.',
+                    ...origin,
+                  }),
               );
               if (decision === undefined || decision === null || decision.action === 'allow') return allow;
               if (decision.action === 'deny') {
-                emit({type: 'tool.end', id, call, ok: false, decision: 'deny', error: decision.feedback});
+                emit({
+                  type: 'tool.end',
+                  id,
+                  call,
+                  ok: false,
+                  decision: 'deny',
+                  error: decision.feedback,
+                  ...origin,
+                });
                 return {
                   hookSpecificOutput: {
                     hookEventName: 'PreToolUse' as const,
@@ -175,11 +210,13 @@ class ClaudeCodeSession implements HarnessSession {
                 tool_input: unknown;
                 tool_use_id: string;
                 tool_response: unknown;
+                agent_id?: string;
               };
               const call = view(event.tool_name, event.tool_input);
               const id = event.tool_use_id;
+              const origin = this.#originOf(event.agent_id);
               const ended = (end: Omit<Extract<AgentEvent, {type: 'tool.end'}>, 'type' | 'id' | 'call'>) =>
-                emit({type: 'tool.end', id, call, ...end});
+                emit({type: 'tool.end', id, call, ...end, ...origin});
               if (internalTools.has(event.tool_name) || hooks.afterTool === undefined) {
                 ended({ok: true});
                 return {};
@@ -215,6 +252,7 @@ class ClaudeCodeSession implements HarnessSession {
                 tool_input: unknown;
                 tool_use_id: string;
                 error: string;
+                agent_id?: string;
               };
               emit({
                 type: 'tool.end',
@@ -222,6 +260,7 @@ class ClaudeCodeSession implements HarnessSession {
                 call: view(event.tool_name, event.tool_input),
                 ok: false,
                 error: event.error,
+                ...this.#originOf(event.agent_id),
               });
               return {};
             },
@@ -229,6 +268,13 @@ class ClaudeCodeSession implements HarnessSession {
         },
       ],
     };
+  }
+
+  /** `{origin}` for a hook that fired inside a sub-agent (its `agent_id` is the task id), else nothing. */
+  #originOf(agentId: string | undefined): {origin?: string} {
+    if (agentId === undefined) return {};
+    const origin = this.#tasks.get(agentId);
+    return origin === undefined ? {} : {origin};
   }
 
   /** Runs a control hook; a throw fails the turn (the binary would otherwise carry on as if nothing happened). */
@@ -249,7 +295,11 @@ class ClaudeCodeSession implements HarnessSession {
 
   async run(prompt: string, options: HarnessTurnOptions): Promise<HarnessTurnResult> {
     if (this.#ended !== undefined) throw this.#ended;
-    if (this.#closed) throw new Error('The Claude Code conversation was closed after a turn did not stop.');
+    if (this.#closed)
+      throw new AgentRunError(
+        'the Claude Code conversation was closed after an earlier turn did not stop; create a new agent to go on.',
+        {agent: this.#options.agent, harness: 'claude-code'},
+      );
     const mcpJson = JSON.stringify(options.mcpServers);
     if (mcpJson !== this.#mcpJson) {
       // Credentials changed between requests: update the live configuration before the next prompt.
@@ -257,7 +307,14 @@ class ClaudeCodeSession implements HarnessSession {
       this.#mcpJson = mcpJson;
     }
     return new Promise<HarnessTurnResult>((resolve, reject) => {
-      const turn: PendingTurn = {resolve, reject, texts: [], hookFailure: undefined, cancelled: undefined};
+      const turn: PendingTurn = {
+        resolve,
+        reject,
+        texts: [],
+        hookFailure: undefined,
+        cancelled: undefined,
+        uuid: randomUUID(),
+      };
       this.#turn = turn;
       const onAbort = () => {
         turn.cancelled = options.signal.reason;
@@ -274,6 +331,7 @@ class ClaudeCodeSession implements HarnessSession {
       else options.signal.addEventListener('abort', onAbort, {once: true});
       this.#input.push({
         type: 'user',
+        uuid: turn.uuid,
         message: {role: 'user', content: prompt},
         parent_tool_use_id: null,
         session_id: '',
@@ -284,14 +342,22 @@ class ClaudeCodeSession implements HarnessSession {
   async #read(): Promise<void> {
     try {
       for await (const message of this.#query) this.#handle(message);
-      this.#ended ??= new Error('The Claude Code process ended.');
+      this.#ended ??= new AgentRunError(
+        'the Claude Code process ended, so the conversation cannot go on; create a new agent to start another.',
+        {agent: this.#options.agent, harness: 'claude-code'},
+      );
     } catch (error) {
-      this.#ended ??= error instanceof Error ? error : new Error(String(error));
+      this.#ended ??= new AgentRunError(
+        `the Claude Code process failed: ${error instanceof Error ? error.message : String(error)}`,
+        {agent: this.#options.agent, harness: 'claude-code', cause: error},
+      );
     }
     if (this.#turn !== undefined) this.#settle(undefined, this.#ended);
   }
 
   #handle(message: SDKMessage): void {
+    // Spawned work and compaction are reported whether or not a prompt is running: they belong where they began.
+    if (this.#observeSpawned(message)) return;
     const turn = this.#turn;
     if (turn === undefined) return;
     if (message.type === 'system' && message.subtype === 'init') {
@@ -333,6 +399,9 @@ class ClaudeCodeSession implements HarnessSession {
       return;
     }
     if (message.type !== 'result') return;
+    // A turn Claude Code started on its own (to read a background task's notification) answers no prompt of ours.
+    const answered = (message as {user_message_uuids?: string[]}).user_message_uuids;
+    if (answered !== undefined && !answered.includes(turn.uuid)) return;
     this.#options.emit({type: 'usage', ...tokenCounts(message.usage as NativeUsage)});
     if (message.subtype === 'success' && !message.is_error) {
       const structured = (message as {structured_output?: unknown}).structured_output;
@@ -359,7 +428,91 @@ class ClaudeCodeSession implements HarnessSession {
       );
       return;
     }
-    this.#settle(undefined, new Error(`Claude Code ended the turn with an error (${reason}).`));
+    this.#settle(
+      undefined,
+      new AgentRunError(`Claude Code ended the turn with an error (${reason}).`, {
+        agent: this.#options.agent,
+        harness: 'claude-code',
+      }),
+    );
+  }
+
+  /**
+   * Tasks, sub-agent messages and compaction; true when `message` was one of them. A sub-agent's messages carry
+   * `parent_tool_use_id`; they are never the turn's text or its model calls.
+   */
+  #observeSpawned(message: SDKMessage): boolean {
+    const emit = this.#options.emit;
+    if (message.type === 'system') {
+      switch (message.subtype) {
+        case 'task_started':
+          this.#tasks.set(message.task_id, message.tool_use_id);
+          emit({
+            type: 'task.start',
+            id: message.task_id,
+            ...(message.tool_use_id === undefined ? {} : {toolCallId: message.tool_use_id}),
+            description: message.description,
+            ...(message.task_type === undefined ? {} : {taskType: message.task_type}),
+            ...(message.subagent_type === undefined ? {} : {subagentType: message.subagent_type}),
+            background: message.is_backgrounded === true,
+          });
+          return true;
+        case 'task_notification':
+          emit({
+            type: 'task.end',
+            id: message.task_id,
+            ...(message.tool_use_id === undefined ? {} : {toolCallId: message.tool_use_id}),
+            status: message.status,
+            ...(message.usage === undefined
+              ? {}
+              : {totalTokens: message.usage.total_tokens, toolUses: message.usage.tool_uses}),
+          });
+          this.#tasks.delete(message.task_id);
+          if (message.tool_use_id !== undefined) this.#subagentResponses.delete(message.tool_use_id);
+          return true;
+        case 'task_progress':
+        case 'task_updated':
+        case 'background_tasks_changed':
+          return true;
+        case 'status':
+          if (message.status === 'compacting') {
+            emit({type: 'compaction.start'});
+            return true;
+          }
+          if (message.compact_result === 'failed') {
+            emit({type: 'compaction.end', error: message.compact_error ?? 'failed'});
+            return true;
+          }
+          return false;
+        case 'compact_boundary': {
+          const meta = message.compact_metadata;
+          emit({
+            type: 'compaction.end',
+            trigger: meta.trigger,
+            preTokens: meta.pre_tokens,
+            ...(meta.post_tokens === undefined ? {} : {postTokens: meta.post_tokens}),
+          });
+          return true;
+        }
+        default:
+          return false;
+      }
+    }
+    if (message.type === 'stream_event' || message.type === 'user')
+      return message.parent_tool_use_id !== null;
+    if (message.type !== 'assistant' || message.parent_tool_use_id === null) return false;
+    const origin = message.parent_tool_use_id;
+    const id = message.message.id;
+    if (this.#subagentResponses.get(origin) !== id) {
+      this.#subagentResponses.set(origin, id);
+      emit({
+        type: 'model.end',
+        origin,
+        model: message.message.model,
+        ...(message.error === undefined ? {} : {error: message.error}),
+      });
+    }
+    return true;
   }
 
   /**

@@ -14,7 +14,7 @@ import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import type {CodexOptions, Thread, ThreadEvent, ThreadOptions} from '@openai/codex-sdk';
-import {StratosError} from '../../../errors/index.ts';
+import {AgentRunError, StratosError} from '../../../errors/index.ts';
 import {resolveStratosHome} from '../../../internal/stratos-home.ts';
 import {resolveMcpRequestTimeoutMs} from '../../../mcp/client/request-timeout.ts';
 import type {
@@ -161,7 +161,11 @@ class CodexSession implements HarnessSession {
   }
 
   async run(prompt: string, options: HarnessTurnOptions): Promise<HarnessTurnResult> {
-    if (this.#closed) throw new Error('The Codex conversation was closed.');
+    if (this.#closed)
+      throw new AgentRunError('the Codex conversation was closed; create a new agent to go on.', {
+        agent: this.#options.agent,
+        harness: 'codex',
+      });
     const mcpJson = JSON.stringify(options.mcpServers);
     if (this.#bridge !== undefined) {
       // Codex keeps talking to the same bridge URLs; only the bridge's upstream connections change.
@@ -193,7 +197,11 @@ class CodexSession implements HarnessSession {
         if (outcome.failure !== undefined) failure = outcome.failure;
       }
       if (this.#hookFailure !== undefined) throw this.#hookFailure;
-      if (failure !== undefined) throw new Error(`Codex failed the turn: ${failure}`);
+      if (failure !== undefined)
+        throw new AgentRunError(`Codex failed the turn: ${failure}`, {
+          agent: this.#options.agent,
+          harness: 'codex',
+        });
       if (this.#options.outputJsonSchema === undefined) return {text};
       return parseStructured(text);
     } catch (error) {
@@ -278,7 +286,13 @@ class CodexSession implements HarnessSession {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#running?.abort(new Error('The Codex conversation was closed.'));
+    this.#running?.abort(
+      new AgentRunError('the Codex conversation was closed while a turn ran.', {
+        agent: this.#options.agent,
+        harness: 'codex',
+        cancelled: true,
+      }),
+    );
     await this.#bridge?.close();
     await rm(this.#launcherDirectory, {recursive: true, force: true});
     if (this.#isolatedHome !== undefined) await rm(this.#isolatedHome, {recursive: true, force: true});
@@ -375,7 +389,12 @@ const targets: Record<string, string> = {
 function findCodexBinary(): string {
   const key = `${process.platform}-${process.arch}`;
   const platformPackage = platformPackages[key];
-  if (platformPackage === undefined) throw new Error(`Codex has no binary for ${key}.`);
+  if (platformPackage === undefined)
+    throw new StratosError(
+      'STRATOS_AGENT_HARNESS_MISSING',
+      `Codex has no binary for ${key}; it runs on ${Object.keys(platformPackages).join(', ')}. Use another harness on this machine.`,
+      {details: {harness: 'codex', platform: key}},
+    );
   const sdkRequire = createRequire(import.meta.resolve('@openai/codex-sdk'));
   const codexPackage = sdkRequire.resolve('@openai/codex/package.json');
   const codexRequire = createRequire(codexPackage);
