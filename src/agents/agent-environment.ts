@@ -13,3 +13,15 @@ export function createHarnessEnvironment(env: NodeJS.ProcessEnv = process.env): 
   }
   return result;
 }
+
+/**
+ * Hosted provider credentials and endpoints (`*_API_KEY`, `*_AUTH_TOKEN`, `*_BASE_URL`, `CODEX_API_KEY`, ...):
+ * removed from the environment of a harness that runs on a local Ollama model, so none is read or sent.
+ */
+const hostedCredential =
+  /(_API_KEY|_AUTH_TOKEN|_OAUTH_TOKEN|_ACCESS_TOKEN|_BASE_URL)$|^(AZURE_RESOURCE_NAME|OPENAI_ORG_ID|OPENAI_PROJECT_ID)$/;
+
+/** `env` without hosted provider credentials and endpoints (OLLAMA_HOST and everything else stay). */
+export function withoutHostedCredentials(env: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !hostedCredential.test(name)));
+}

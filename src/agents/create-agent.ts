@@ -513,8 +513,13 @@ class AgentSession<Output> implements Agent<Output> {
     const harness =
       this.#harness?.id === this.#current.harness ? this.#harness : await loadHarness(this.#current.harness);
     this.#harness = harness;
-    // An explicit provider owns its authentication: Azure never falls back to an OpenAI key or login.
-    if (harness.id === 'codex' && this.#current.provider === 'azure') resolveCodexProvider('azure', env);
+    // An explicit provider owns its authentication: Azure never falls back to an OpenAI key or login, and an
+    // Ollama agent needs no credentials but its installed, tool-capable local model (./check-ollama-agent.ts).
+    if (this.#current.provider === 'ollama') {
+      const {requireOllamaAgentModel} = await import('./check-ollama-agent.ts');
+      await requireOllamaAgentModel({agent: this.name, model: this.#current.model!, env, signal});
+    } else if (harness.id === 'codex' && this.#current.provider === 'azure')
+      resolveCodexProvider('azure', env);
     else await findHarness(harness.id).checkAuthentication(env);
     const tools =
       this.#tools ??

@@ -30,7 +30,10 @@ export interface AgentConfigFields {
    * chosen at the first execute (docs/agents.md, "Choosing a harness and model"). Not together with `model`.
    */
   models?: string[];
-  /** The provider serving the model: `anthropic` (Claude Code), `openai` or `azure` (Codex); default per harness. */
+  /**
+   * The provider serving the model: `anthropic` (Claude Code), `openai` or `azure` (Codex); default per harness.
+   * `ollama` (with harness `codex` or `opencode` set explicitly) runs `model`, an installed Ollama model name.
+   */
   provider?: string;
   /** Reasoning effort; default: the harness's default. */
   effort?: AgentEffort;

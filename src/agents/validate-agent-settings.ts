@@ -8,7 +8,7 @@ import {existsSync} from 'node:fs';
 import {isAbsolute, resolve} from 'node:path';
 import type {ErrorCode} from '../errors/codes.ts';
 import {isStratosError} from '../errors/index.ts';
-import {findHarness, isHarnessId} from './harnesses/registry.ts';
+import {findHarness, type HarnessRecord, harnessRecords, isHarnessId} from './harnesses/registry.ts';
 import {validateAgentLayer} from './settings.ts';
 import {resolveToolSelection} from './tool-names.ts';
 
@@ -68,7 +68,14 @@ export function validateAgentSettings(options: ValidateAgentSettingsOptions): Ag
     });
   }
   const harness = settings.harness === undefined ? 'claude-code' : settings.harness;
-  if (typeof settings.provider === 'string' && settings.harness !== undefined && isHarnessId(harness)) {
+  const local = settings.provider === 'ollama';
+  if (local) issues.push(...validateLocalProvider(name, settings, invalid));
+  if (
+    !local &&
+    typeof settings.provider === 'string' &&
+    settings.harness !== undefined &&
+    isHarnessId(harness)
+  ) {
     const served = findHarness(harness).providers;
     if (served.length > 0 && !served.includes(settings.provider)) {
       issues.push({
@@ -84,7 +91,7 @@ export function validateAgentSettings(options: ValidateAgentSettingsOptions): Ag
   if (!chosenLater && isHarnessId(harness)) {
     const levels = findHarness(harness).effortLevels;
     const effort = settings.effort;
-    if (typeof effort === 'string' && !invalid.has('effort') && !levels.includes(effort)) {
+    if (typeof effort === 'string' && !local && !invalid.has('effort') && !levels.includes(effort)) {
       issues.push({
         code: 'STRATOS_AGENT_CONFIG_INVALID',
         field: 'effort',
@@ -133,6 +140,58 @@ export function validateAgentSettings(options: ValidateAgentSettingsOptions): Ag
         });
       }
     }
+  }
+  return issues;
+}
+
+/**
+ * `provider: ollama` (design philosophy, "Keep local models local and user-controlled"): an explicit harness that
+ * serves local providers (Codex or OpenCode), one installed model named as Ollama names it, and no effort.
+ */
+function validateLocalProvider(
+  name: string,
+  settings: Readonly<Record<string, unknown>>,
+  invalid: ReadonlySet<string>,
+): AgentSettingsIssue[] {
+  const issues: AgentSettingsIssue[] = [];
+  const records: readonly HarnessRecord[] = harnessRecords;
+  const serving = records.filter((record) => record.localProviders.includes('ollama'));
+  const choices = serving.map((record) => `harness: ${record.id}`).join(' or ');
+  if (settings.harness === undefined) {
+    issues.push({
+      code: 'STRATOS_AGENT_CONFIG_INVALID',
+      field: 'provider',
+      message: `Agent '${name}' uses provider 'ollama' without an explicit harness; Ollama agents need ${choices}.`,
+    });
+  } else if (
+    isHarnessId(settings.harness) &&
+    !findHarness(settings.harness).localProviders.includes('ollama')
+  ) {
+    issues.push({
+      code: 'STRATOS_AGENT_CONFIG_INVALID',
+      field: 'harness',
+      message: `Agent '${name}' uses provider 'ollama' with harness '${settings.harness}', which does not run local Ollama models; set ${choices}.`,
+    });
+  }
+  if (settings.models !== undefined && !invalid.has('models')) {
+    issues.push({
+      code: 'STRATOS_AGENT_CONFIG_INVALID',
+      field: 'models',
+      message: `Agent '${name}' uses provider 'ollama' with models (hosted identities); name one installed Ollama model with model instead, such as model: qwen3:8b.`,
+    });
+  } else if (settings.model === undefined) {
+    issues.push({
+      code: 'STRATOS_AGENT_CONFIG_INVALID',
+      field: 'model',
+      message: `Agent '${name}' uses provider 'ollama' without a model; set model to an installed Ollama model name or tag as 'ollama list' shows it, such as qwen3:8b.`,
+    });
+  }
+  if (settings.effort !== undefined && !invalid.has('effort')) {
+    issues.push({
+      code: 'STRATOS_AGENT_EFFORT_UNSUPPORTED',
+      field: 'effort',
+      message: `Agent '${name}' sets effort '${String(settings.effort)}' on provider 'ollama'; hosted reasoning levels are not translated for local models, which use their own defaults. Remove effort.`,
+    });
   }
   return issues;
 }

@@ -1,7 +1,8 @@
 /**
  * `stratos provider status`: for each harness and the providers it serves, whether the SDK is installed (with the
  * install command), whether authentication is configured (which source, never its value), whether the provider's
- * model catalog can be read, and what to do next. Metadata only: no inference, no downloads.
+ * model catalog can be read, and what to do next; and the local Ollama server (./ollama-status.ts). Metadata only:
+ * no inference, no downloads.
  */
 import {resolveCodexProvider} from '../agents/harnesses/codex/provider-setup.ts';
 import {findHarness, type HarnessId, harnessIds} from '../agents/harnesses/registry.ts';
@@ -14,6 +15,7 @@ import {readModelCatalog} from '../agents/selection/read-model-catalog.ts';
 import {isStratosError} from '../errors/index.ts';
 import {readModelCatalogRevision} from '../providers/models/model-identity.ts';
 import type {HostOptions} from './host.ts';
+import {type OllamaStatus, readOllamaStatus} from './ollama-status.ts';
 
 export interface CatalogStatus {
   /** `reachable`: read now; `none`: the provider has no catalog Stratos can read with this setup; `error`. */
@@ -44,6 +46,8 @@ export interface HarnessStatus {
 
 export interface ProviderStatusResult {
   harnesses: HarnessStatus[];
+  /** The local Ollama server that `provider: ollama` agents (Codex, OpenCode) use. */
+  ollama: OllamaStatus;
   /** The Models.dev revision of the shipped model identity mapping. */
   modelCatalogRevision: string;
 }
@@ -82,7 +86,11 @@ export async function readProviderStatus(options: HostOptions = {}): Promise<Pro
       };
     }),
   );
-  return {harnesses, modelCatalogRevision: await readModelCatalogRevision()};
+  return {
+    harnesses,
+    ollama: await readOllamaStatus(env),
+    modelCatalogRevision: await readModelCatalogRevision(),
+  };
 }
 
 /** A provider's own authentication on a harness; undefined where the harness's authentication covers it. */

@@ -157,11 +157,16 @@ async function runSteps(
   const {handle, paths, options, diagnostics} = state;
   // Explicit builds check declared local models first (also when the rest is reused): a missing one fails before
   // installs and MCP preparation.
-  if (options.explicit === true && handle.manifest.decisions !== undefined) {
-    const {checkDeclaredDecisionModels} = await import('../providers/ollama/check-declared-models.ts');
-    const models = await checkDeclaredDecisionModels(handle.manifest.decisions, (path) =>
-      handle.locate(path),
-    );
+  const {decisions, agents} = handle.manifest;
+  if (options.explicit === true && (decisions !== undefined || agents !== undefined)) {
+    const declared = await import('../providers/ollama/check-declared-models.ts');
+    const locate = (path: string[]) => handle.locate(path);
+    const models = [
+      ...(decisions === undefined ? [] : await declared.checkDeclaredDecisionModels(decisions, locate)),
+      ...(agents === undefined
+        ? []
+        : await declared.checkDeclaredAgentModels(agents as Record<string, Record<string, unknown>>, locate)),
+    ];
     diagnostics.push(...models);
     if (hasErrors(models)) return ['failed'];
   }

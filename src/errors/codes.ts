@@ -264,6 +264,10 @@ export const errorCodes = {
   STRATOS_OLLAMA_MODEL_CAPABILITY_MISSING:
     'The Ollama model does not advertise a capability the request needs (/api/show capabilities).',
 
+  // Ollama agents (provider: ollama with an explicit codex or opencode harness)
+  STRATOS_AGENT_EFFORT_UNSUPPORTED:
+    'An Ollama agent sets effort: hosted reasoning levels are not translated; the local model uses its own defaults.',
+
   // stratos test (saved cases beside a workflow, scripted answers, stratos runs record)
   STRATOS_TEST_CASE_INVALID:
     'A test case file under <workflow>/tests/ is not valid YAML or JSON, or has a field of the wrong shape.',

@@ -84,7 +84,7 @@ test('validateAgentSettings reports every issue of one configuration, each with 
     allowedTools: ['bash', 'nonsense'],
     disallowedTools: ['read'],
     systemPrompt: {file: 'missing.md'},
-    provider: 'ollama',
+    provider: 'anthropic',
   });
   assert.deepEqual(
     issues.map((issue) => [issue.code, issue.field]),

@@ -48,6 +48,10 @@ export interface MatrixServer {
 
 export interface HarnessDriver {
   harness: 'claude-code' | 'codex' | 'opencode';
+  /** An explicit provider for every scenario agent (`ollama`: the local model `qwen3:8b`); default none. */
+  provider?: 'ollama';
+  /** The prefix of test names; default the harness id. */
+  label?: string;
   /** The environment variable with the provider API key: removed for the missing-key case. */
   apiKeyVariable: string;
   startServer(script: (turn: MatrixTurn) => MatrixReply): Promise<MatrixServer>;
@@ -152,7 +156,7 @@ export function defineHarnessMatrix(driver: HarnessDriver): MatrixContext {
     project = await createTempProject(`stratos-agent-${driver.harness}-`);
     callLog = join(project.home, 'mcp-calls.jsonl');
     await project.writeWorkflow('agent-scenarios', {
-      'workflow.yaml': scenarioManifest(driver.harness, callLog),
+      'workflow.yaml': scenarioManifest(driver.harness, callLog, driver.provider),
       'workflow.ts': scenarioWorkflow,
       'prompts/system.hbs': 'You are the {{role}} agent.',
     });
@@ -177,7 +181,7 @@ export function defineHarnessMatrix(driver: HarnessDriver): MatrixContext {
     );
   });
 
-  const name = (title: string) => `${driver.harness}: ${title}`;
+  const name = (title: string) => `${driver.label ?? driver.harness}: ${title}`;
   const test = (title: string, fn: () => Promise<void>) => {
     const reason = driver.skip?.[title];
     nodeTest(name(title), reason === undefined ? {} : {skip: reason}, fn);

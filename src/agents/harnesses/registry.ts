@@ -29,6 +29,11 @@ export interface HarnessRecord {
    * (OpenCode serves each model through the provider its identity names).
    */
   readonly providers: readonly string[];
+  /**
+   * Local providers it can run on (`ollama`): named only with this harness set explicitly, never chosen by model
+   * preferences, and served from the user's own server with no hosted credentials.
+   */
+  readonly localProviders: readonly string[];
   /** Canonical and native built-in tool names. */
   readonly tools: HarnessToolCatalog;
   /** Imports the adapter (and through it, lazily, the SDK). */
@@ -49,6 +54,7 @@ export const harnessRecords = [
     install: 'npm install @anthropic-ai/claude-agent-sdk',
     effortLevels: ['low', 'medium', 'high', 'xhigh', 'max'],
     providers: ['anthropic'],
+    localProviders: [],
     tools: claudeCodeTools,
     load: async () => (await import('./claude-code/index.ts')).claudeCodeHarness,
     checkAuthentication: async (env) =>
@@ -61,6 +67,7 @@ export const harnessRecords = [
     install: 'npm install @openai/codex-sdk',
     effortLevels: ['minimal', 'low', 'medium', 'high', 'xhigh'],
     providers: ['openai', 'azure'],
+    localProviders: ['ollama'],
     tools: codexTools,
     load: async () => (await import('./codex/index.ts')).codexHarness,
     checkAuthentication: async (env) =>
@@ -75,6 +82,7 @@ export const harnessRecords = [
     // OpenAI none..xhigh and max, Anthropic low..max, Google minimal..high. Each model defines its own subset.
     effortLevels: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'],
     providers: [],
+    localProviders: ['ollama'],
     tools: openCodeTools,
     load: async () => (await import('./opencode/index.ts')).openCodeHarness,
     checkAuthentication: async (env) =>

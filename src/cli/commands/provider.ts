@@ -1,5 +1,6 @@
+import type {OllamaStatus} from '../../api/ollama-status.ts';
 import {readProviderStatus} from '../../api/provider-status.ts';
-import type {CommandHandler} from '../command.ts';
+import type {CommandContext, CommandHandler} from '../command.ts';
 
 export const providerStatusCommand: CommandHandler = async (_command, context) => {
   const result = await readProviderStatus({cwd: context.cwd, env: context.env});
@@ -33,6 +34,7 @@ export const providerStatusCommand: CommandHandler = async (_command, context) =
     }
     lines.push('');
   }
+  lines.push(...describeOllama(result.ollama, context.paint), '');
   lines.push(`Model identities: Models.dev ${result.modelCatalogRevision}`);
   const ready = result.harnesses.filter((h) => h.installed && h.authentication.configured).length;
   return {
@@ -43,3 +45,26 @@ export const providerStatusCommand: CommandHandler = async (_command, context) =
     human: `${lines.join('\n')}\n`,
   };
 };
+
+/** The Ollama section: endpoint, version, each model with its capabilities and advertised context, guidance. */
+function describeOllama(ollama: OllamaStatus, paint: CommandContext['paint']): string[] {
+  const where = ollama.endpoint === undefined ? '' : ` ${ollama.endpoint} (${ollama.source})`;
+  const state = ollama.reachable
+    ? `${paint('running', 'green')}, version ${ollama.version}`
+    : paint(
+        ollama.error?.code === 'STRATOS_OLLAMA_ENDPOINT_INVALID' ? 'invalid endpoint' : 'not running',
+        'red',
+      );
+  const lines = [`${paint('ollama', 'bold')}${where}  ${state}`];
+  if (!ollama.reachable && ollama.error !== undefined) lines.push(`  ${ollama.error.message}`);
+  for (const model of ollama.models) {
+    const context = model.contextLength === undefined ? '' : `, context ${model.contextLength} advertised`;
+    const agent = model.agentReady ? paint('agent-ready', 'green') : 'not for agents';
+    lines.push(
+      `  ${model.name}: ${model.capabilities.join(', ') || 'no capabilities listed'}${context} (${agent})`,
+    );
+  }
+  if (ollama.models.length > 0) lines.push(`  ${ollama.contextNote}`);
+  if (ollama.guidance !== undefined) lines.push(`  ${ollama.guidance}`);
+  return lines;
+}

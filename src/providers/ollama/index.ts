@@ -1,6 +1,6 @@
 /** The one Ollama client and its capability checks, shared by agents and decisions. */
 
-export {checkDeclaredDecisionModels} from './check-declared-models.ts';
+export {checkDeclaredAgentModels, checkDeclaredDecisionModels} from './check-declared-models.ts';
 export {requireModelCapabilities} from './model-capabilities.ts';
 export {
   type ChatRequest,

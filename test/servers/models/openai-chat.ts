@@ -6,6 +6,7 @@
  * A stream is `chat.completion.chunk` deltas (text, or one `tool_calls` entry), a last chunk with `finish_reason`
  * and `usage`, then `data: [DONE]`.
  */
+import type {ServerResponse} from 'node:http';
 import {listenModelServer, type ModelServer, type RecordedRequest, writeSse} from './sse-server.ts';
 
 export interface ChatTurn {
@@ -59,68 +60,7 @@ export async function startChatServer(
         .end(JSON.stringify({error: {message: 'not found'}}));
       return;
     }
-    isModel(true);
-    const turn = parseChatTurn(request.body);
-    const reply = await script(turn, request);
-    if ('status' in reply) {
-      const retry = reply.retryAfterMs === undefined ? {} : {'retry-after-ms': String(reply.retryAfterMs)};
-      response.writeHead(reply.status, {'content-type': 'application/json', ...retry}).end(
-        JSON.stringify({
-          error: {message: reply.error, type: reply.type ?? 'server_error', code: reply.code ?? null},
-        }),
-      );
-      return;
-    }
-    const id = `chatcmpl_${nextId++}`;
-    const chunk = (delta: unknown, finish: string | null, extra: Record<string, unknown> = {}) => ({
-      data: {
-        id,
-        object: 'chat.completion.chunk',
-        created: Math.floor(Date.now() / 1000),
-        model: turn.model,
-        choices: [{index: 0, delta, finish_reason: finish}],
-        ...extra,
-      },
-    });
-    if ('hang' in reply) {
-      await writeSse(response, [
-        chunk({role: 'assistant', content: ''}, null),
-        {...chunk({}, null), pauseMs: Number.POSITIVE_INFINITY},
-      ]);
-      return;
-    }
-    const usage = {usage: {prompt_tokens: 10, completion_tokens: 5, total_tokens: 15}};
-    const body =
-      'text' in reply
-        ? [
-            {
-              ...chunk({role: 'assistant', content: reply.text}, null),
-              ...(reply.pauseMs === undefined ? {} : {pauseMs: reply.pauseMs}),
-            },
-            chunk({}, 'stop', usage),
-          ]
-        : [
-            chunk(
-              {
-                role: 'assistant',
-                content: null,
-                tool_calls: [
-                  {
-                    index: 0,
-                    id: `call_${nextId++}`,
-                    type: 'function',
-                    function: {
-                      name: reply.toolCall.name,
-                      arguments: JSON.stringify(reply.toolCall.arguments),
-                    },
-                  },
-                ],
-              },
-              null,
-            ),
-            chunk({}, 'tool_calls', usage),
-          ];
-    await writeSse(response, [...body, {data: '[DONE]', raw: true}]);
+    await answerChatRequest(script, request, response, isModel);
   });
   return {
     ...server,
@@ -129,6 +69,80 @@ export async function startChatServer(
     },
     turns: () => server.modelRequests().map((r) => parseChatTurn(r.body)),
   };
+}
+
+/**
+ * Answers one `POST .../chat/completions` request from the script: the route of this server, also mounted by the
+ * scripted Ollama server at `/v1/chat/completions` (OpenCode on a local Ollama provider).
+ */
+export async function answerChatRequest(
+  script: ChatScript,
+  request: RecordedRequest,
+  response: ServerResponse,
+  isModel: (value: boolean) => void,
+): Promise<void> {
+  isModel(true);
+  const turn = parseChatTurn(request.body);
+  const reply = await script(turn, request);
+  if ('status' in reply) {
+    const retry = reply.retryAfterMs === undefined ? {} : {'retry-after-ms': String(reply.retryAfterMs)};
+    response.writeHead(reply.status, {'content-type': 'application/json', ...retry}).end(
+      JSON.stringify({
+        error: {message: reply.error, type: reply.type ?? 'server_error', code: reply.code ?? null},
+      }),
+    );
+    return;
+  }
+  const id = `chatcmpl_${nextId++}`;
+  const chunk = (delta: unknown, finish: string | null, extra: Record<string, unknown> = {}) => ({
+    data: {
+      id,
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model: turn.model,
+      choices: [{index: 0, delta, finish_reason: finish}],
+      ...extra,
+    },
+  });
+  if ('hang' in reply) {
+    await writeSse(response, [
+      chunk({role: 'assistant', content: ''}, null),
+      {...chunk({}, null), pauseMs: Number.POSITIVE_INFINITY},
+    ]);
+    return;
+  }
+  const usage = {usage: {prompt_tokens: 10, completion_tokens: 5, total_tokens: 15}};
+  const body =
+    'text' in reply
+      ? [
+          {
+            ...chunk({role: 'assistant', content: reply.text}, null),
+            ...(reply.pauseMs === undefined ? {} : {pauseMs: reply.pauseMs}),
+          },
+          chunk({}, 'stop', usage),
+        ]
+      : [
+          chunk(
+            {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  index: 0,
+                  id: `call_${nextId++}`,
+                  type: 'function',
+                  function: {
+                    name: reply.toolCall.name,
+                    arguments: JSON.stringify(reply.toolCall.arguments),
+                  },
+                },
+              ],
+            },
+            null,
+          ),
+          chunk({}, 'tool_calls', usage),
+        ];
+  await writeSse(response, [...body, {data: '[DONE]', raw: true}]);
 }
 
 export function parseChatTurn(body: unknown): ChatTurn {

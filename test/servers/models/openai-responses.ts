@@ -5,6 +5,7 @@
  * The minimal stream Codex accepts is `response.output_item.done` (the item) then `response.completed`.
  * MCP tools are called in a namespace: `{type: 'function_call', namespace: 'mcp__<server>', name: '<tool>'}`.
  */
+import type {ServerResponse} from 'node:http';
 import {listenModelServer, type ModelServer, type RecordedRequest, writeSse} from './sse-server.ts';
 
 export interface ResponsesTurn {
@@ -72,70 +73,7 @@ export async function startResponsesServer(
         .end(JSON.stringify({error: {message: 'not found'}}));
       return;
     }
-    isModel(true);
-    const turn = parseResponsesTurn(request.body);
-    const reply = await script(turn, request);
-    if ('status' in reply) {
-      response
-        .writeHead(reply.status, {'content-type': 'application/json'})
-        .end(JSON.stringify({error: {message: reply.error, type: 'server_error'}}));
-      return;
-    }
-    const id = `resp_${nextId++}`;
-    const created = {
-      event: 'response.created',
-      data: {type: 'response.created', response: {id, status: 'in_progress'}},
-    };
-    if ('hang' in reply) {
-      await writeSse(response, [
-        created,
-        {event: 'keepalive', data: {type: 'keepalive'}, pauseMs: Number.POSITIVE_INFINITY},
-      ]);
-      return;
-    }
-    const item =
-      'text' in reply
-        ? {
-            type: 'message',
-            role: 'assistant',
-            id: `msg_${nextId++}`,
-            status: 'completed',
-            content: [{type: 'output_text', text: reply.text, annotations: []}],
-          }
-        : {
-            type: 'function_call',
-            id: `fc_${nextId++}`,
-            call_id: `call_${nextId++}`,
-            name: reply.toolCall.name,
-            ...(reply.toolCall.namespace === undefined ? {} : {namespace: reply.toolCall.namespace}),
-            arguments: JSON.stringify(reply.toolCall.arguments),
-            status: 'completed',
-          };
-    await writeSse(response, [
-      created,
-      {
-        event: 'response.output_item.done',
-        data: {type: 'response.output_item.done', output_index: 0, item},
-        ...('pauseMs' in reply && reply.pauseMs !== undefined ? {pauseMs: reply.pauseMs} : {}),
-      },
-      {
-        event: 'response.completed',
-        data: {
-          type: 'response.completed',
-          response: {
-            id,
-            status: 'completed',
-            usage: {
-              input_tokens: 10,
-              input_tokens_details: {cached_tokens: 0},
-              output_tokens: 5,
-              output_tokens_details: {reasoning_tokens: 0},
-              total_tokens: 15,
-            },
-          },
-        },
-      },
-    ]);
+    await answerResponsesRequest(script, request, response, isModel);
   });
   return {
     ...server,
@@ -144,6 +82,82 @@ export async function startResponsesServer(
     },
     turns: () => server.modelRequests().map((r) => parseResponsesTurn(r.body)),
   };
+}
+
+/**
+ * Answers one `POST .../responses` request from the script: the route of this server, also mounted by the scripted
+ * Ollama server at `/v1/responses` (Codex on a local Ollama provider).
+ */
+export async function answerResponsesRequest(
+  script: ResponsesScript,
+  request: RecordedRequest,
+  response: ServerResponse,
+  isModel: (value: boolean) => void,
+): Promise<void> {
+  isModel(true);
+  const turn = parseResponsesTurn(request.body);
+  const reply = await script(turn, request);
+  if ('status' in reply) {
+    response
+      .writeHead(reply.status, {'content-type': 'application/json'})
+      .end(JSON.stringify({error: {message: reply.error, type: 'server_error'}}));
+    return;
+  }
+  const id = `resp_${nextId++}`;
+  const created = {
+    event: 'response.created',
+    data: {type: 'response.created', response: {id, status: 'in_progress'}},
+  };
+  if ('hang' in reply) {
+    await writeSse(response, [
+      created,
+      {event: 'keepalive', data: {type: 'keepalive'}, pauseMs: Number.POSITIVE_INFINITY},
+    ]);
+    return;
+  }
+  const item =
+    'text' in reply
+      ? {
+          type: 'message',
+          role: 'assistant',
+          id: `msg_${nextId++}`,
+          status: 'completed',
+          content: [{type: 'output_text', text: reply.text, annotations: []}],
+        }
+      : {
+          type: 'function_call',
+          id: `fc_${nextId++}`,
+          call_id: `call_${nextId++}`,
+          name: reply.toolCall.name,
+          ...(reply.toolCall.namespace === undefined ? {} : {namespace: reply.toolCall.namespace}),
+          arguments: JSON.stringify(reply.toolCall.arguments),
+          status: 'completed',
+        };
+  await writeSse(response, [
+    created,
+    {
+      event: 'response.output_item.done',
+      data: {type: 'response.output_item.done', output_index: 0, item},
+      ...('pauseMs' in reply && reply.pauseMs !== undefined ? {pauseMs: reply.pauseMs} : {}),
+    },
+    {
+      event: 'response.completed',
+      data: {
+        type: 'response.completed',
+        response: {
+          id,
+          status: 'completed',
+          usage: {
+            input_tokens: 10,
+            input_tokens_details: {cached_tokens: 0},
+            output_tokens: 5,
+            output_tokens_details: {reasoning_tokens: 0},
+            total_tokens: 15,
+          },
+        },
+      },
+    },
+  ]);
 }
 
 export function parseResponsesTurn(body: unknown): ResponsesTurn {

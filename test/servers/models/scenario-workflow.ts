@@ -13,15 +13,22 @@ export function buildOnlyFlag(callLog: string): string {
   return `${callLog}.build-only`;
 }
 
-export function scenarioManifest(harness: 'claude-code' | 'codex' | 'opencode', callLog: string): string {
+export function scenarioManifest(
+  harness: 'claude-code' | 'codex' | 'opencode',
+  callLog: string,
+  provider?: 'ollama',
+): string {
   // Codex's default model leaves tool definitions out of the request; a model without catalog metadata lists them.
-  // OpenCode names models <provider>/<model>; with OPENAI_BASE_URL, openai/ is the scripted server.
+  // OpenCode names models <provider>/<model>; with OPENAI_BASE_URL, openai/ is the scripted server. An Ollama agent
+  // names the installed model as Ollama does.
   const model =
-    harness === 'codex'
-      ? '\n    model: gpt-test'
-      : harness === 'opencode'
-        ? '\n    model: openai/gpt-test'
-        : '';
+    provider === 'ollama'
+      ? '\n    provider: ollama\n    model: qwen3:8b'
+      : harness === 'codex'
+        ? '\n    model: gpt-test'
+        : harness === 'opencode'
+          ? '\n    model: openai/gpt-test'
+          : '';
   return manifest(
     'agent-scenarios',
     `mcp:

@@ -1,13 +1,17 @@
 /**
  * A local server that speaks the Ollama HTTP API as Stratos and the harnesses use it: `/api/version`, `/api/tags`,
  * `/api/show` (capabilities, context length), `/api/chat` and `/api/generate` (streaming NDJSON or one JSON
- * object, `format` JSON schema, `logprobs`/`top_logprobs`) and `/v1/systemone`. Replies are scripted by request
+ * object, `format` JSON schema, `logprobs`/`top_logprobs`), `/v1/systemone`, and the OpenAI-compatible endpoints
+ * the harnesses call for a local provider: `/v1/responses` (Codex) and `/v1/chat/completions` (OpenCode), streamed
+ * by the scripted OpenAI handlers of `../models/` and scripted by conversation state. Replies are scripted by request
  * content: the script sees the parsed request and how often the same body was seen before (a retry is a repeat).
  * Answers are tokenized deterministically and each answer value gets the top candidates the script gives.
  */
 import {createHash} from 'node:crypto';
-import {createServer, type ServerResponse} from 'node:http';
-import type {AddressInfo} from 'node:net';
+import type {ServerResponse} from 'node:http';
+import {answerChatRequest, type ChatScript} from '../models/openai-chat.ts';
+import {answerResponsesRequest, type ResponsesScript} from '../models/openai-responses.ts';
+import {listenModelServer, type RecordedRequest} from '../models/sse-server.ts';
 
 export interface ScriptedModel {
   name: string;
@@ -19,6 +23,8 @@ export interface ScriptedModel {
 export interface OllamaRequestRecord {
   method: string;
   path: string;
+  /** The request headers (to prove what a client did or did not send). */
+  headers: Record<string, string | string[] | undefined>;
   // biome-ignore lint/suspicious/noExplicitAny: request bodies of every shape
   body: any;
   /** How many times the same method, path and body arrived before this one. */
@@ -66,6 +72,13 @@ export interface OllamaServerOptions {
   /** Scripted replies, or real inference (see llama-backend.ts) returning a RawReply. */
   chat?: (request: OllamaRequestRecord) => ScriptedReply | Promise<ScriptedReply | RawReply>;
   systemOne?: (request: OllamaRequestRecord) => SystemOneReply;
+  /**
+   * `POST /v1/responses` (Ollama's OpenAI-compatible Responses API, which Codex calls for a local provider), answered
+   * by the scripted OpenAI Responses handler.
+   */
+  responses?: ResponsesScript;
+  /** `POST /v1/chat/completions` (what OpenCode calls), answered by the scripted chat completions handler. */
+  chatCompletions?: ChatScript;
 }
 
 export interface OllamaServer {
@@ -75,6 +88,10 @@ export interface OllamaServer {
   requestsTo(path: string): OllamaRequestRecord[];
   /** Resolves when a request to `path` has been answered `count` times in total. */
   answered(path: string, count: number): Promise<void>;
+  /** The OpenAI-compatible model requests the scripts answered (`/v1/responses`, `/v1/chat/completions`). */
+  modelRequests(): RecordedRequest[];
+  /** Model streams the client left before they ended (cancellation evidence). */
+  readonly abortedStreams: number;
   close(): Promise<void>;
 }
 
@@ -91,53 +108,81 @@ export async function startOllamaServer(options: OllamaServerOptions): Promise<O
       waiter.resolve();
     }
   };
-  const server = createServer((incoming, response) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown;
-      try {
-        body = text === '' ? undefined : JSON.parse(text);
-      } catch {
-        body = text;
-      }
-      const path = (incoming.url ?? '/').split('?')[0]!;
-      const key = createHash('sha256').update(`${incoming.method} ${path} ${text}`).digest('hex');
-      const repeat = seen.get(key) ?? 0;
-      seen.set(key, repeat + 1);
-      const record: OllamaRequestRecord = {method: incoming.method ?? 'GET', path, body, repeat};
-      requests.push(record);
-      void route(record, response, options)
-        .catch((error: unknown) => sendJson(response, 500, {error: String(error)}))
-        .finally(() => markAnswered(path));
-    });
+  // The shared model server records bodies, streams SSE and serves `/__test/open-streams` for cancellation tests.
+  const server = await listenModelServer(async (request, response, isModel) => {
+    const path = request.path.split('?')[0]!;
+    const text = request.body === undefined ? '' : JSON.stringify(request.body);
+    const key = createHash('sha256').update(`${request.method} ${path} ${text}`).digest('hex');
+    const repeat = seen.get(key) ?? 0;
+    seen.set(key, repeat + 1);
+    const record: OllamaRequestRecord = {
+      method: request.method,
+      path,
+      headers: request.headers,
+      body: request.body,
+      repeat,
+    };
+    requests.push(record);
+    try {
+      await route(record, response, options, (handler) => handler(request, response, isModel));
+    } catch (error) {
+      if (!response.headersSent) sendJson(response, 500, {error: String(error)});
+    } finally {
+      markAnswered(path);
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const {port} = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     requests,
     requestsTo: (path) => requests.filter((r) => r.path === path),
     answered: (path, count) =>
       (answeredCounts.get(path) ?? 0) >= count
         ? Promise.resolve()
         : new Promise((resolve) => waiters.push({path, count, resolve})),
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    modelRequests: () => server.modelRequests(),
+    get abortedStreams() {
+      return server.abortedStreams;
+    },
+    close: () => server.close(),
   };
 }
+
+type OpenAiHandler = (
+  request: RecordedRequest,
+  response: ServerResponse,
+  isModel: (value: boolean) => void,
+) => Promise<void>;
 
 async function route(
   record: OllamaRequestRecord,
   response: ServerResponse,
   options: OllamaServerOptions,
+  delegate: (handler: OpenAiHandler) => Promise<void>,
 ): Promise<void> {
   const model = (name: unknown) => options.models.find((m) => m.name === name);
   switch (`${record.method} ${record.path}`) {
+    case 'POST /v1/responses':
+    case 'POST /v1/chat/completions': {
+      // As Ollama answers its OpenAI-compatible endpoints: an unknown model is a 404, tools for a model without
+      // the tools capability a 400; otherwise the scripted OpenAI handler streams the reply.
+      const found = model(record.body?.model);
+      if (found === undefined)
+        return sendOpenAiError(
+          response,
+          404,
+          `model "${record.body?.model}" not found, try pulling it first`,
+        );
+      const tools = Array.isArray(record.body?.tools) && record.body.tools.length > 0;
+      if (tools && !found.capabilities.includes('tools'))
+        return sendOpenAiError(response, 400, `${found.name} does not support tools`);
+      const script = record.path === '/v1/responses' ? options.responses : options.chatCompletions;
+      if (script === undefined) return sendOpenAiError(response, 500, `no script for ${record.path}`);
+      return delegate((request, res, isModel) =>
+        record.path === '/v1/responses'
+          ? answerResponsesRequest(options.responses!, request, res, isModel)
+          : answerChatRequest(options.chatCompletions!, request, res, isModel),
+      );
+    }
     case 'GET /api/version':
       return sendJson(response, 200, {version: options.version ?? '0.40.12'});
     case 'GET /api/tags':
@@ -297,6 +342,10 @@ function tokenize(
   });
   push('}');
   return tokens;
+}
+
+function sendOpenAiError(response: ServerResponse, status: number, message: string): void {
+  sendJson(response, status, {error: {message, type: 'api_error', param: null, code: null}});
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {

@@ -6,8 +6,13 @@
  * - `azure`: Azure OpenAI through the Responses API (`<resource>/openai/v1`), authenticated by the environment key
  *   AZURE_OPENAI_API_KEY. OpenAI keys, OPENAI_BASE_URL and the saved ChatGPT login are kept away from Codex, so a
  *   failing Azure setup fails instead of reaching another account.
+ * - `ollama`: the user's Ollama server (OLLAMA_HOST, else http://127.0.0.1:11434) through its Responses API at
+ *   `<endpoint>/v1`, with no key; hosted credentials are removed from the environment and Codex gets a CODEX_HOME
+ *   of its own, so neither a key nor a saved login can reach a hosted account.
  */
 import {AuthenticationError, StratosError} from '../../../errors/index.ts';
+import {resolveOllamaEndpoint} from '../../../providers/ollama/resolve-endpoint.ts';
+import {withoutHostedCredentials} from '../../agent-environment.ts';
 
 export interface CodexProviderSetup {
   /** `--config` entries selecting the provider. */
@@ -91,9 +96,27 @@ export function resolveCodexProvider(
       isolateHome: true,
     };
   }
+  if (provider === 'ollama') {
+    // The user's own server through its OpenAI-compatible Responses API (`<endpoint>/v1/responses`), with no key.
+    const endpoint = resolveOllamaEndpoint({env});
+    return {
+      config: {
+        model_provider: 'stratos_ollama',
+        model_providers: {
+          stratos_ollama: {
+            name: `Ollama (${endpoint.url})`,
+            base_url: `${endpoint.url}/v1`,
+            wire_api: 'responses',
+          },
+        },
+      },
+      env: withoutHostedCredentials(env),
+      isolateHome: true,
+    };
+  }
   throw new StratosError(
     'STRATOS_AGENT_CONFIG_INVALID',
-    `Codex does not serve the provider '${provider}'; use openai or azure (ollama needs its local model setup).`,
+    `Codex does not serve the provider '${provider}'; use openai, azure or ollama.`,
     {details: {harness: 'codex', provider}},
   );
 }

@@ -22,6 +22,7 @@ import {importHarnessSdk} from '../../load-harness.ts';
 import {type McpHookBridge, needsMcpHookBridge, startMcpHookBridge} from '../../mcp-hook-bridge.ts';
 import {checkOpenCodeMcpStartup} from './mcp-startup.ts';
 import {findModelRejection} from './model-rejection.ts';
+import {resolveOpenCodeOllama} from './ollama-provider.ts';
 import {type OpenCodeServer, startOpenCodeServer} from './server-process.ts';
 import {OpenCodeTurnEvents} from './turn-events.ts';
 
@@ -48,12 +49,18 @@ export const openCodeHarness: AgentHarness = {
           onHookFailure: (failure) => session?.failTurn(failure),
         });
       }
-      const model = toNativeModel(splitModel(options.model), options.env);
+      // provider: ollama (./ollama-provider.ts): the local model as it is named, on the user's server only.
+      const local =
+        options.provider === 'ollama' ? resolveOpenCodeOllama(options.model!, options.env) : undefined;
+      const model = local?.model ?? toNativeModel(splitModel(options.model), options.env);
       server = await startOpenCodeServer({
         cwd: options.workingDirectory,
         env: {
-          ...options.env,
-          OPENCODE_CONFIG_CONTENT: JSON.stringify(nativeConfig(options, model, bridge)),
+          ...(local?.env ?? options.env),
+          OPENCODE_CONFIG_CONTENT: JSON.stringify({
+            ...nativeConfig(options, model, bridge),
+            ...local?.config,
+          }),
           OPENCODE_DISABLE_AUTOUPDATE: '1',
           OPENCODE_DISABLE_MODELS_FETCH: '1',
           OPENCODE_DISABLE_LSP_DOWNLOAD: '1',

@@ -1,0 +1,65 @@
+// OpenCode on a local Ollama model end to end: the shared harness matrix (harness-matrix.ts) and the Ollama cases
+// (ollama-agent-cases.ts) with the real opencode binary against the scripted Ollama server, which answers
+// OpenCode's `/v1/chat/completions` with the scripted chat completions handler. Hosted endpoints and proxies point
+// at a recording server; the user config names hosted main and small models, which must never be used.
+import {mkdir, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {parseChatTurn} from '../servers/models/openai-chat.ts';
+import {type OllamaServer, startOllamaServer} from '../servers/ollama/index.ts';
+import {createOllamaHarnessHome, type OtherHosts, startOtherHosts} from '../servers/ollama/other-hosts.ts';
+import {defineHarnessMatrix, type HarnessDriver} from './harness-matrix.ts';
+import {toChatReply, toMatrixTurn} from './matrix-opencode.ts';
+import {defineOllamaAgentCases, ollamaModels} from './ollama-agent-cases.ts';
+
+let ollama: OllamaServer;
+let other: OtherHosts;
+
+const driver: HarnessDriver = {
+  harness: 'opencode',
+  provider: 'ollama',
+  label: 'opencode+ollama',
+  apiKeyVariable: 'OPENAI_API_KEY',
+  skip: {
+    'without an API key or login, an AuthenticationError comes before any request':
+      'Ollama agents use no credentials; the Ollama cases run one without any key',
+    'a selected MCP server that cannot start fails with STRATOS_MCP_CONNECT_FAILED':
+      'not yet: the OpenCode adapter does not read MCP startup status (as on hosted OpenCode)',
+    'an after-tool hook withholds the result: the model sees the feedback only':
+      "not yet: the bridge's withheld text result lacks the structured content OpenCode requires (as on hosted OpenCode)",
+  },
+  async startServer(script) {
+    other = await startOtherHosts();
+    ollama = await startOllamaServer({
+      models: ollamaModels,
+      chatCompletions: (turn) => toChatReply(script(toMatrixTurn(turn)), turn),
+    });
+    return {
+      url: ollama.url,
+      requests: ollama.requests,
+      modelRequests: () => ollama.modelRequests(),
+      get abortedStreams() {
+        return ollama.abortedStreams;
+      },
+      turns: () => ollama.modelRequests().map((r) => toMatrixTurn(parseChatTurn(r.body))),
+      close: async () => {
+        await ollama.close();
+        await other.close();
+      },
+    };
+  },
+  createHome: (server) => createOllamaHarnessHome(server.url, other),
+  async plantUserConfig(home) {
+    const user = {
+      model: 'anthropic/claude-never',
+      small_model: 'anthropic/claude-never-small',
+      mcp: {usermcp: {type: 'local', command: ['node', '-e', ''], enabled: true}},
+    };
+    await mkdir(join(home.env.XDG_CONFIG_HOME!, 'opencode'), {recursive: true});
+    await writeFile(join(home.env.XDG_CONFIG_HOME!, 'opencode', 'opencode.json'), JSON.stringify(user));
+    await mkdir(join(home.env.HOME!, '.config', 'opencode'), {recursive: true});
+    await writeFile(join(home.env.HOME!, '.config', 'opencode', 'opencode.json'), JSON.stringify(user));
+  },
+};
+
+const matrix = defineHarnessMatrix(driver);
+defineOllamaAgentCases(matrix, {harness: 'opencode', ollama: () => ollama, other: () => other});
