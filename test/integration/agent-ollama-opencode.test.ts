@@ -58,8 +58,25 @@ const driver: HarnessDriver = {
     await writeFile(join(home.env.XDG_CONFIG_HOME!, 'opencode', 'opencode.json'), JSON.stringify(user));
     await mkdir(join(home.env.HOME!, '.config', 'opencode'), {recursive: true});
     await writeFile(join(home.env.HOME!, '.config', 'opencode', 'opencode.json'), JSON.stringify(user));
+    await plantInstalledPluginPackage(join(home.env.XDG_CONFIG_HOME!, 'opencode'));
   },
 };
+
+/**
+ * OpenCode installs its plugin package (`@opencode-ai/plugin`) into its configuration folder from the npm registry
+ * whenever that folder has no `node_modules` or its lock file lacks the package: a one-time setup of OpenCode's
+ * own, unrelated to the model. A user's folder has it after OpenCode's first start; this one is made that way, so
+ * the recording server for other hosts can prove that the agent itself sends nothing anywhere else.
+ */
+async function plantInstalledPluginPackage(folder: string): Promise<void> {
+  await mkdir(join(folder, 'node_modules'), {recursive: true});
+  const dependencies = {'@opencode-ai/plugin': '1.18.33'};
+  await writeFile(join(folder, 'package.json'), JSON.stringify({dependencies}));
+  await writeFile(
+    join(folder, 'package-lock.json'),
+    JSON.stringify({lockfileVersion: 3, packages: {'': {dependencies}}}),
+  );
+}
 
 const matrix = defineHarnessMatrix(driver);
 defineOllamaAgentCases(matrix, {harness: 'opencode', ollama: () => ollama, other: () => other});

@@ -31,6 +31,7 @@ export async function startOtherHosts(): Promise<OtherHosts> {
   });
   server.on('connect', (request, socket) => {
     seen.push(`CONNECT ${request.url}`);
+    socket.on('error', () => {});
     socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
