@@ -22,10 +22,6 @@ const driver: HarnessDriver = {
   skip: {
     'without an API key or login, an AuthenticationError comes before any request':
       'Ollama agents use no credentials; the Ollama cases run one without any key',
-    'a selected MCP server that cannot start fails with STRATOS_MCP_CONNECT_FAILED':
-      'not yet: the OpenCode adapter does not read MCP startup status (as on hosted OpenCode)',
-    'an after-tool hook withholds the result: the model sees the feedback only':
-      "not yet: the bridge's withheld text result lacks the structured content OpenCode requires (as on hosted OpenCode)",
   },
   async startServer(script) {
     other = await startOtherHosts();

@@ -1,7 +1,7 @@
 // How the shared harness matrix talks to OpenCode's model API (OpenAI chat completions through
 // `@ai-sdk/openai-compatible`): requests become matrix turns, matrix replies become chat replies. Used by the
-// OpenCode driver on a local Ollama provider (agent-ollama-opencode.test.ts); agent-opencode.test.ts holds the
-// same translation for the hosted driver and can import this one.
+// hosted OpenCode driver (agent-opencode.test.ts) and the one on a local Ollama provider
+// (agent-ollama-opencode.test.ts).
 import type {ChatReply, ChatTurn} from '../servers/models/openai-chat.ts';
 import type {MatrixReply, MatrixTurn} from './harness-matrix.ts';
 
