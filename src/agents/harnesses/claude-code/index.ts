@@ -6,12 +6,7 @@
  * Observations: partial messages are on, so each model call is seen from the binary's `requesting` status to the
  * response's `message_stop`, with the usage of its `message_start` / `message_delta` (the usage on streamed
  * assistant messages is a partial count); tool calls from PreToolUse to PostToolUse(Failure) or a denial.
- * Spawned work: a sub-agent of the Agent/Task tool (and a background command) is a task (`task_started` to
- * `task_notification`); its tool calls come through the same hooks with the task's `agent_id`, its model responses
- * as assistant messages with `parent_tool_use_id` (no stream events, so only their end is observed). Both are
- * reported with `origin`, the spawning tool call's id, whether or not a prompt is running: Claude Code runs
- * sub-agents in the background by default, so their work often arrives after the prompt's result. A compaction
- * is seen from the `compacting` status to its `compact_boundary`.
+ * Sub-agents, background tasks and compaction: `spawned-work.ts`.
  */
 import {randomUUID} from 'node:crypto';
 import type {
@@ -37,6 +32,7 @@ import {importHarnessSdk} from '../../load-harness.ts';
 import {ModelUnavailableError} from '../../model-unavailable-error.ts';
 import {describeToolCall, parseMcpToolName} from '../../tool-call.ts';
 import {MessageQueue} from './message-queue.ts';
+import {SpawnedWork} from './spawned-work.ts';
 
 /**
  * Tools that wait for a person (questions, plan approval). Agents run noninteractively, and the binary offers them
@@ -91,10 +87,8 @@ class ClaudeCodeSession implements HarnessSession {
   #response: {model?: string; usage: NativeUsage} | undefined;
   /** Set by the first output, reasoning or tool work: after it, a rejection is no longer a selection matter. */
   #worked = false;
-  /** Tasks the binary started (sub-agents, background commands): task id → the spawning tool call's id. */
-  #tasks = new Map<string, string | undefined>();
-  /** The last sub-agent response seen per spawning tool call (one assistant message per content block). */
-  #subagentResponses = new Map<string, string>();
+  /** Tasks, sub-agent messages and compaction, reported whether or not a prompt runs. */
+  #spawned = new SpawnedWork();
 
   constructor(
     query: (params: {prompt: AsyncIterable<SDKUserMessage>; options: Options}) => Query,
@@ -153,7 +147,7 @@ class ClaudeCodeSession implements HarnessSession {
                 tool_use_id: string;
                 agent_id?: string;
               };
-              const origin = this.#originOf(event.agent_id);
+              const origin = this.#spawned.originOf(event.agent_id);
               const allow = {
                 hookSpecificOutput: {
                   hookEventName: 'PreToolUse' as const,
@@ -214,7 +208,7 @@ class ClaudeCodeSession implements HarnessSession {
               };
               const call = view(event.tool_name, event.tool_input);
               const id = event.tool_use_id;
-              const origin = this.#originOf(event.agent_id);
+              const origin = this.#spawned.originOf(event.agent_id);
               const ended = (end: Omit<Extract<AgentEvent, {type: 'tool.end'}>, 'type' | 'id' | 'call'>) =>
                 emit({type: 'tool.end', id, call, ...end, ...origin});
               if (internalTools.has(event.tool_name) || hooks.afterTool === undefined) {
@@ -260,7 +254,7 @@ class ClaudeCodeSession implements HarnessSession {
                 call: view(event.tool_name, event.tool_input),
                 ok: false,
                 error: event.error,
-                ...this.#originOf(event.agent_id),
+                ...this.#spawned.originOf(event.agent_id),
               });
               return {};
             },
@@ -268,13 +262,6 @@ class ClaudeCodeSession implements HarnessSession {
         },
       ],
     };
-  }
-
-  /** `{origin}` for a hook that fired inside a sub-agent (its `agent_id` is the task id), else nothing. */
-  #originOf(agentId: string | undefined): {origin?: string} {
-    if (agentId === undefined) return {};
-    const origin = this.#tasks.get(agentId);
-    return origin === undefined ? {} : {origin};
   }
 
   /** Runs a control hook; a throw fails the turn (the binary would otherwise carry on as if nothing happened). */
@@ -357,7 +344,7 @@ class ClaudeCodeSession implements HarnessSession {
 
   #handle(message: SDKMessage): void {
     // Spawned work and compaction are reported whether or not a prompt is running: they belong where they began.
-    if (this.#observeSpawned(message)) return;
+    if (this.#spawned.observe(message, this.#options.emit)) return;
     const turn = this.#turn;
     if (turn === undefined) return;
     if (message.type === 'system' && message.subtype === 'init') {
@@ -435,84 +422,6 @@ class ClaudeCodeSession implements HarnessSession {
         harness: 'claude-code',
       }),
     );
-  }
-
-  /**
-   * Tasks, sub-agent messages and compaction; true when `message` was one of them. A sub-agent's messages carry
-   * `parent_tool_use_id`; they are never the turn's text or its model calls.
-   */
-  #observeSpawned(message: SDKMessage): boolean {
-    const emit = this.#options.emit;
-    if (message.type === 'system') {
-      switch (message.subtype) {
-        case 'task_started':
-          this.#tasks.set(message.task_id, message.tool_use_id);
-          emit({
-            type: 'task.start',
-            id: message.task_id,
-            ...(message.tool_use_id === undefined ? {} : {toolCallId: message.tool_use_id}),
-            description: message.description,
-            ...(message.task_type === undefined ? {} : {taskType: message.task_type}),
-            ...(message.subagent_type === undefined ? {} : {subagentType: message.subagent_type}),
-            background: message.is_backgrounded === true,
-          });
-          return true;
-        case 'task_notification':
-          emit({
-            type: 'task.end',
-            id: message.task_id,
-            ...(message.tool_use_id === undefined ? {} : {toolCallId: message.tool_use_id}),
-            status: message.status,
-            ...(message.usage === undefined
-              ? {}
-              : {totalTokens: message.usage.total_tokens, toolUses: message.usage.tool_uses}),
-          });
-          this.#tasks.delete(message.task_id);
-          if (message.tool_use_id !== undefined) this.#subagentResponses.delete(message.tool_use_id);
-          return true;
-        case 'task_progress':
-        case 'task_updated':
-        case 'background_tasks_changed':
-          return true;
-        case 'status':
-          if (message.status === 'compacting') {
-            emit({type: 'compaction.start'});
-            return true;
-          }
-          if (message.compact_result === 'failed') {
-            emit({type: 'compaction.end', error: message.compact_error ?? 'failed'});
-            return true;
-          }
-          return false;
-        case 'compact_boundary': {
-          const meta = message.compact_metadata;
-          emit({
-            type: 'compaction.end',
-            trigger: meta.trigger,
-            preTokens: meta.pre_tokens,
-            ...(meta.post_tokens === undefined ? {} : {postTokens: meta.post_tokens}),
-          });
-          return true;
-        }
-        default:
-          return false;
-      }
-    }
-    if (message.type === 'stream_event' || message.type === 'user')
-      return message.parent_tool_use_id !== null;
-    if (message.type !== 'assistant' || message.parent_tool_use_id === null) return false;
-    const origin = message.parent_tool_use_id;
-    const id = message.message.id;
-    if (this.#subagentResponses.get(origin) !== id) {
-      this.#subagentResponses.set(origin, id);
-      emit({
-        type: 'model.end',
-        origin,
-        model: message.message.model,
-        ...(message.error === undefined ? {} : {error: message.error}),
-      });
-    }
-    return true;
   }
 
   /**
