@@ -23,6 +23,11 @@ export function randomHex(bytes: number): string {
 }
 
 function readRandom(size: number): Buffer {
+  return readDevice(size) ?? process.getBuiltinModule('node:crypto').randomBytes(size);
+}
+
+/** `size` bytes of `/dev/urandom`, or undefined where the device cannot be read or ends early. */
+function readDevice(size: number): Buffer | undefined {
   const buffer = Buffer.allocUnsafe(size);
   let fd: number | undefined;
   try {
@@ -30,12 +35,12 @@ function readRandom(size: number): Buffer {
     let filled = 0;
     while (filled < size) {
       const read = readSync(fd, buffer, filled, size - filled, null);
-      if (read <= 0) throw new Error('/dev/urandom returned no bytes');
+      if (read <= 0) return undefined;
       filled += read;
     }
     return buffer;
   } catch {
-    return process.getBuiltinModule('node:crypto').randomBytes(size);
+    return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

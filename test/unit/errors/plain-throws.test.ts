@@ -27,20 +27,6 @@ const allowed: {file: string; line: string; reason: string}[] = [
     reason:
       "browser code of the runs page: the page shows the server's own message; nothing there has an error envelope.",
   },
-  // The OpenCode adapter belongs to another lane this session (issue 12); its failures reach users wrapped by
-  // createAgent as STRATOS_AGENT_INIT_FAILED (start-up) or STRATOS_AGENT_RUN_FAILED (turns), the native error
-  // kept as `cause`. To be converted there.
-  {file: 'agents/harnesses/opencode/index.ts', line: 'did not create a session', reason: 'issue 12 lane'},
-  {file: 'agents/harnesses/opencode/index.ts', line: 'throw new Error(', reason: 'issue 12 lane'},
-  {file: 'agents/harnesses/opencode/index.ts', line: 'conversation was closed', reason: 'issue 12 lane'},
-  {file: 'agents/harnesses/opencode/index.ts', line: 'failed the prompt', reason: 'issue 12 lane'},
-  {file: 'agents/harnesses/opencode/index.ts', line: 'failed the turn', reason: 'issue 12 lane'},
-  {
-    file: 'agents/harnesses/opencode/server-process.ts',
-    line: 'did not start its server',
-    reason: 'issue 12 lane',
-  },
-  {file: 'agents/harnesses/opencode/server-process.ts', line: 'instead of the port', reason: 'issue 12 lane'},
 ];
 
 function sourceFiles(folder: string): string[] {

@@ -8,6 +8,8 @@
  * Tool hooks go through the in-process MCP hook bridge (MCP tools only), as on Codex.
  */
 
+import {AgentRunError} from '../../../errors/agent-run-error.ts';
+import {StratosError} from '../../../errors/stratos-error.ts';
 import {resolveMcpRequestTimeoutMs} from '../../../mcp/client/request-timeout.ts';
 import type {
   AgentHarness,
@@ -73,7 +75,11 @@ export const openCodeHarness: AgentHarness = {
       const client = sdk.createOpencodeClient({baseUrl: server.url, directory: options.workingDirectory});
       const created = await client.session.create({body: {}});
       if (created.data === undefined)
-        throw new Error(`OpenCode did not create a session: ${describe(created.error)}`);
+        throw new StratosError(
+          'STRATOS_AGENT_INIT_FAILED',
+          `Agent '${options.agent}' (opencode): OpenCode did not create a session: ${describe(created.error)}`,
+          {details: {agent: options.agent, harness: 'opencode'}},
+        );
       events = new OpenCodeTurnEvents(
         created.data.id,
         options.mcpServers.map((s) => s.name),
@@ -100,7 +106,8 @@ function splitModel(model: string | undefined): ModelRef | undefined {
   if (model === undefined) return undefined;
   const slash = model.indexOf('/');
   if (slash <= 0)
-    throw new Error(
+    throw new StratosError(
+      'STRATOS_AGENT_CONFIG_INVALID',
       `The OpenCode model '${model}' must be written <provider>/<model>, for example openai/gpt-5.`,
     );
   return {providerID: model.slice(0, slash), modelID: model.slice(slash + 1)};
@@ -250,7 +257,8 @@ class OpenCodeSession implements HarnessSession {
   }
 
   async run(prompt: string, options: HarnessTurnOptions): Promise<HarnessTurnResult> {
-    if (this.#closed) throw new Error('The OpenCode conversation was closed.');
+    if (this.#closed)
+      throw this.#failure('the OpenCode conversation was closed; create a new agent to go on.');
     if (this.#bridge !== undefined) await this.#bridge.update(options.mcpServers);
     else await this.#refreshServers(options.mcpServers);
     const controller = new AbortController();
@@ -289,7 +297,7 @@ class OpenCodeSession implements HarnessSession {
       if (data === undefined)
         throw (
           (await findModelRejection(this.#client, this.#id, response.error, o.model)) ??
-          new Error(`OpenCode failed the prompt: ${describe(response.error)}`)
+          this.#failure(`OpenCode failed the prompt: ${describe(response.error)}`)
         );
       const info = data.info as typeof data.info & {structured?: unknown};
       const tokens = info.tokens;
@@ -310,7 +318,7 @@ class OpenCodeSession implements HarnessSession {
       if (info.error !== undefined)
         throw (
           (await findModelRejection(this.#client, this.#id, info.error, o.model)) ??
-          new Error(`OpenCode failed the turn: ${describe(info.error)}`)
+          this.#failure(`OpenCode failed the turn: ${describe(info.error)}`)
         );
       const text = textOf(data.parts);
       if (text !== '') this.#options.emit({type: 'text', text});
@@ -338,11 +346,15 @@ class OpenCodeSession implements HarnessSession {
       if (this.#serverJson.get(server.name) === json) continue;
       const response = await this.#client.mcp.add({body: {name: server.name, config: nativeRemote(server)}});
       if (response.error !== undefined)
-        throw new Error(
+        throw this.#failure(
           `OpenCode did not take the refreshed configuration of MCP server '${server.name}': ${describe(response.error)}`,
         );
       this.#serverJson.set(server.name, json);
     }
+  }
+
+  #failure(message: string): AgentRunError {
+    return new AgentRunError(message, {agent: this.#options.agent, harness: 'opencode'});
   }
 
   async close(): Promise<void> {

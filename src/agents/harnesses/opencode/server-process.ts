@@ -7,6 +7,7 @@ import {type ChildProcess, spawn} from 'node:child_process';
 import {createRequire} from 'node:module';
 import {createServer} from 'node:net';
 import {dirname, join} from 'node:path';
+import {StratosError} from '../../../errors/stratos-error.ts';
 
 export interface OpenCodeServer {
   url: string;
@@ -58,7 +59,7 @@ function waitForListening(child: ChildProcess, port: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(
-      () => reject(new Error(`OpenCode did not start its server within ${startTimeoutMs / 1000} s.`)),
+      () => reject(startFailure(`OpenCode did not start its server within ${startTimeoutMs / 1000} s.`)),
       startTimeoutMs,
     );
     const onData = (chunk: Buffer) => {
@@ -68,7 +69,7 @@ function waitForListening(child: ChildProcess, port: number): Promise<string> {
       clearTimeout(timer);
       const url = match[1]!;
       if (!url.endsWith(`:${port}`)) {
-        reject(new Error(`OpenCode listens on ${url} instead of the port Stratos chose (${port}).`));
+        reject(startFailure(`OpenCode listens on ${url} instead of the port Stratos chose (${port}).`));
         return;
       }
       resolve(url);
@@ -84,12 +85,16 @@ function waitForListening(child: ChildProcess, port: number): Promise<string> {
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       reject(
-        new Error(
+        startFailure(
           `OpenCode exited (${signal ?? `code ${code}`}) before its server listened: ${output.trim().slice(-1000)}`,
         ),
       );
     });
   });
+}
+
+function startFailure(message: string): StratosError {
+  return new StratosError('STRATOS_AGENT_INIT_FAILED', message, {details: {harness: 'opencode'}});
 }
 
 function stopper(child: ChildProcess): () => Promise<void> {
