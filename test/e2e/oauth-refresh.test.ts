@@ -50,7 +50,7 @@ describe('workflow-start refresh', () => {
     const before = refreshCount();
     const marker = join(p.cwd, 'ran');
     const run = await p.run(['run', 'uses-stratum', ...input], {BROWSER: 'false', TEST_MARKER: marker});
-    assert.equal(run.exitCode, 0, run.stderr);
+    assert.equal(run.exitCode, 0, run.stdout + run.stderr);
     assert.ok(existsSync(marker));
     assert.equal(refreshCount(), before + 1);
     const [next] = (await p.readCredentials()).records;
@@ -65,7 +65,7 @@ describe('workflow-start refresh', () => {
     await p.setExpiry(-600);
     const before = refreshCount();
     const run = await p.run(['run', 'uses-stratum', ...input], {BROWSER: 'false'});
-    assert.equal(run.exitCode, 0, run.stderr);
+    assert.equal(run.exitCode, 0, run.stdout + run.stderr);
     assert.equal(refreshCount(), before + 1);
     leaked.push(...(await storedSecrets(p)));
   });
@@ -74,13 +74,13 @@ describe('workflow-start refresh', () => {
     const {p} = await signedInProject();
     // Build once so the eight runs only read the build.
     const warm = await p.run(['run', 'uses-stratum', ...input], {BROWSER: 'false'});
-    assert.equal(warm.exitCode, 0, warm.stderr);
+    assert.equal(warm.exitCode, 0, warm.stdout + warm.stderr);
     await p.setExpiry(30);
     const before = refreshCount();
     const runs = await Promise.all(
       Array.from({length: 8}, () => p.run(['run', 'uses-stratum', ...input], {BROWSER: 'false'})),
     );
-    for (const run of runs) assert.equal(run.exitCode, 0, run.stderr);
+    for (const run of runs) assert.equal(run.exitCode, 0, run.stdout + run.stderr);
     assert.equal(refreshCount(), before + 1, 'exactly one refresh request');
     const data = JSON.parse(await readFile(p.credentialsFile, 'utf8'));
     assert.equal(data.version, 1);
@@ -99,7 +99,7 @@ describe('workflow-start refresh', () => {
     await writeFile(p.credentialsFile, JSON.stringify(data), {mode: 0o600});
     const before = refreshCount();
     const run = await p.run(['run', 'uses-stratum', ...input], {BROWSER: 'false'});
-    assert.equal(run.exitCode, 0, run.stderr);
+    assert.equal(run.exitCode, 0, run.stdout + run.stderr);
     assert.equal(refreshCount(), before);
   });
 });
