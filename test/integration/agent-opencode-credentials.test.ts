@@ -3,7 +3,7 @@
 // reference. The workflow replaces the token between two executes; the second execute's MCP requests carry the
 // new token, so OpenCode's live MCP configuration was updated before that request (without the hook bridge).
 import assert from 'node:assert/strict';
-import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
+import {mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
@@ -79,11 +79,7 @@ before(async () => {
     if (result !== undefined) return {text: `whoami said ${result.output}`};
     return {toolCall: {name: 'stratum_stratum_whoami', arguments: {}}};
   });
-  home = await createHarnessHome({openaiUrl: chat.url});
-  for (const name of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME']) {
-    home.env[name] = join(home.base, name.toLowerCase());
-    await mkdir(home.env[name]!, {recursive: true});
-  }
+  home = await createHarnessHome({openaiUrl: chat.url}, {xdg: true});
   project = await createTempProject('stratos-opencode-credentials-');
 });
 

@@ -3,8 +3,6 @@
 // model calls (OpenCode's step-start / step-finish parts) and the tool call (its tool part) are sibling spans
 // under the agent span, timed as OpenCode reported them, with the token counts the scripted server reported.
 import assert from 'node:assert/strict';
-import {mkdir} from 'node:fs/promises';
-import {join} from 'node:path';
 import {after, afterEach, before, test} from 'node:test';
 import {createTempProject, manifest, type TempProject} from '../helpers/temp-project.ts';
 import {SERVE_SCRIPT} from '../servers/mcp/index.ts';
@@ -43,16 +41,7 @@ before(async () => {
     return {toolCall: {name: 'counter_echo', arguments: {text: 'hi'}}};
   });
   receiver = await startOtlpReceiver();
-  home = await createHarnessHome({openaiUrl: chat.url});
-  for (const [name, folder] of [
-    ['XDG_CONFIG_HOME', 'xdg-config'],
-    ['XDG_DATA_HOME', 'xdg-data'],
-    ['XDG_CACHE_HOME', 'xdg-cache'],
-    ['XDG_STATE_HOME', 'xdg-state'],
-  ] as const) {
-    home.env[name] = join(home.base, folder);
-    await mkdir(home.env[name]!, {recursive: true});
-  }
+  home = await createHarnessHome({openaiUrl: chat.url}, {xdg: true});
   project = await createTempProject('stratos-opencode-tree-');
   await project.writeWorkflow('opencode-tree', {
     'workflow.yaml': manifest(

@@ -6,24 +6,10 @@ import {mkdir, writeFile} from 'node:fs/promises';
 import {createServer, type Server} from 'node:net';
 import {join} from 'node:path';
 import {test} from 'node:test';
-import {createHarnessHome, type HarnessHome} from '../servers/models/harness-env.ts';
+import {createHarnessHome} from '../servers/models/harness-env.ts';
 import {startChatServer} from '../servers/models/openai-chat.ts';
 import {defineHarnessMatrix, type HarnessDriver} from './harness-matrix.ts';
 import {toChatReply, toMatrixTurn} from './matrix-opencode.ts';
-
-async function createOpenCodeHome(url: string): Promise<HarnessHome> {
-  const home = await createHarnessHome({openaiUrl: url});
-  for (const [name, folder] of [
-    ['XDG_CONFIG_HOME', 'xdg-config'],
-    ['XDG_DATA_HOME', 'xdg-data'],
-    ['XDG_CACHE_HOME', 'xdg-cache'],
-    ['XDG_STATE_HOME', 'xdg-state'],
-  ] as const) {
-    home.env[name] = join(home.base, folder);
-    await mkdir(home.env[name]!, {recursive: true});
-  }
-  return home;
-}
 
 const driver: HarnessDriver = {
   harness: 'opencode',
@@ -41,7 +27,7 @@ const driver: HarnessDriver = {
       close: () => server.close(),
     };
   },
-  createHome: (server) => createOpenCodeHome(server.url),
+  createHome: (server) => createHarnessHome({openaiUrl: server.url}, {xdg: true}),
   async plantUserConfig(home) {
     const user = {
       model: 'anthropic/claude-never',

@@ -70,16 +70,7 @@ before(async () => {
     },
     {models: ['gpt-5', 'gpt-5-mini']},
   );
-  home = await createHarnessHome({openaiUrl: chat.url});
-  for (const [name, folder] of [
-    ['XDG_CONFIG_HOME', 'xdg-config'],
-    ['XDG_DATA_HOME', 'xdg-data'],
-    ['XDG_CACHE_HOME', 'xdg-cache'],
-    ['XDG_STATE_HOME', 'xdg-state'],
-  ] as const) {
-    home.env[name] = join(home.base, folder);
-    await mkdir(home.env[name]!, {recursive: true});
-  }
+  home = await createHarnessHome({openaiUrl: chat.url}, {xdg: true});
   project = await createTempProject('stratos-agent-selection-opencode-');
   await project.writeWorkflow('selection', {
     'workflow.yaml': manifest('selection', agents),

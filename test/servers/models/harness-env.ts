@@ -18,10 +18,11 @@ export interface HarnessHome {
 /** Outside /tmp: Codex needs CODEX_HOME there, and Claude's temp files stay inside this folder. */
 const root = '/var/tmp/stratos-agent-tests';
 
-export async function createHarnessHome(model: {
-  anthropicUrl?: string;
-  openaiUrl?: string;
-}): Promise<HarnessHome> {
+/** `xdg`: XDG config, data, cache and state folders of the home's own, for OpenCode (which reads them). */
+export async function createHarnessHome(
+  model: {anthropicUrl?: string; openaiUrl?: string},
+  options: {xdg?: boolean} = {},
+): Promise<HarnessHome> {
   const marker = randomBytes(6).toString('hex');
   const base = join(root, marker);
   const dirs = {
@@ -30,7 +31,16 @@ export async function createHarnessHome(model: {
     codex: join(base, 'codex'),
     tmp: join(base, 'tmp'),
   };
-  for (const dir of Object.values(dirs)) await mkdir(dir, {recursive: true});
+  const xdg: Record<string, string> =
+    options.xdg === true
+      ? {
+          XDG_CONFIG_HOME: join(base, 'xdg-config'),
+          XDG_DATA_HOME: join(base, 'xdg-data'),
+          XDG_CACHE_HOME: join(base, 'xdg-cache'),
+          XDG_STATE_HOME: join(base, 'xdg-state'),
+        }
+      : {};
+  for (const dir of [...Object.values(dirs), ...Object.values(xdg)]) await mkdir(dir, {recursive: true});
   const env: Record<string, string> = {
     PATH: `${join(process.cwd(), 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
     HOME: dirs.home,
@@ -41,6 +51,7 @@ export async function createHarnessHome(model: {
     CODEX_HOME: dirs.codex,
     HARNESS_TEST_MARKER: marker,
     CI: '1',
+    ...xdg,
   };
   // The scripted server itself, for test workflows that wait for a request to be in flight (`/__test/open-streams`).
   const modelServer = model.anthropicUrl ?? model.openaiUrl;

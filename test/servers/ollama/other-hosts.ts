@@ -52,7 +52,7 @@ export async function startOtherHosts(): Promise<OtherHosts> {
  * recording server, canary keys set, and (for OpenCode) XDG folders of its own.
  */
 export async function createOllamaHarnessHome(ollamaUrl: string, other: OtherHosts): Promise<HarnessHome> {
-  const home = await createHarnessHome({});
+  const home = await createHarnessHome({}, {xdg: true});
   Object.assign(home.env, {
     OLLAMA_HOST: ollamaUrl,
     STRATOS_TEST_MODEL_SERVER: ollamaUrl,
@@ -67,11 +67,5 @@ export async function createOllamaHarnessHome(ollamaUrl: string, other: OtherHos
     NO_PROXY: '127.0.0.1,localhost',
     no_proxy: '127.0.0.1,localhost',
   });
-  for (const name of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME']) {
-    home.env[name] = `${home.base}/${name.toLowerCase()}`;
-  }
-  const {mkdir} = await import('node:fs/promises');
-  for (const name of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME'])
-    await mkdir(home.env[name]!, {recursive: true});
   return home;
 }
