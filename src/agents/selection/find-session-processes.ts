@@ -5,8 +5,8 @@
  * sees processes that left the harness's process group too; where there is no `/proc` (macOS) it can only trust
  * `close()`.
  */
-import {randomBytes} from 'node:crypto';
 import {readdir, readFile} from 'node:fs/promises';
+import {randomHex} from '../../internal/random-hex.ts';
 
 /** The environment variable naming a native session; harness environments otherwise carry no STRATOS_ names. */
 export const sessionMarkerVariable = 'STRATOS_AGENT_SESSION';
@@ -18,7 +18,7 @@ export interface SessionProcess {
 
 /** A fresh marker for one native session. */
 export function createSessionMarker(): string {
-  return randomBytes(8).toString('hex');
+  return randomHex(8);
 }
 
 /**
