@@ -18,13 +18,18 @@ function openCodeBinary(): string {
   return join(dirname(manifest), (require(manifest) as {bin: {opencode: string}}).bin.opencode);
 }
 
-/** `opencode models <provider> --verbose`: each model's name line, then its JSON. */
+/**
+ * `opencode models <provider> --verbose`: each model's name line, then its JSON pretty-printed, whose closing brace
+ * is the only `}` at the start of a line. Anything printed between the blocks is ignored.
+ */
 function variantsOf(output: string): Map<string, string[]> {
   const models = new Map<string, string[]>();
-  for (const block of output.split(/\n(?=[a-z0-9-]+\/\S+\n\{)/)) {
-    const newline = block.indexOf('\n');
-    const model = JSON.parse(block.slice(newline + 1)) as {variants?: Record<string, unknown>};
-    models.set(block.slice(0, newline).trim(), Object.keys(model.variants ?? {}));
+  for (const block of output.split(/^\}$/m)) {
+    const start = block.indexOf('\n{');
+    if (start < 0) continue;
+    const name = block.slice(0, start).trim().split('\n').at(-1)!.trim();
+    const model = JSON.parse(`${block.slice(start + 1)}}`) as {variants?: Record<string, unknown>};
+    models.set(name, Object.keys(model.variants ?? {}));
   }
   return models;
 }

@@ -10,13 +10,23 @@ import {parseModelIdentity, resolveNativeModelId} from '../../../src/providers/m
 
 const repository = resolve(import.meta.dirname, '..', '..', '..');
 const snapshot = resolve(repository, '..', 'shared', 'data', 'models.dev');
+// The snapshot lives in the design folder beside the checkout, not in the repository; a clone elsewhere skips the
+// two checks that read it (the mapping itself is still checked below).
+const withSnapshot = {
+  skip: existsSync(snapshot)
+    ? false
+    : `the pinned Models.dev snapshot is not beside this checkout (${snapshot})`,
+};
 
-test('the committed mapping equals a fresh generation from the snapshot, with its revision', () => {
-  assert.ok(existsSync(snapshot), `the Models.dev snapshot is at ${snapshot}`);
-  const committed = readFileSync(resolve(repository, 'src/providers/models/model-identities.ts'), 'utf8');
-  assert.equal(committed, generateModelIdentities(snapshot));
-  assert.equal(modelCatalogRevision, readFileSync(resolve(snapshot, 'REVISION'), 'utf8').trim());
-});
+test(
+  'the committed mapping equals a fresh generation from the snapshot, with its revision',
+  withSnapshot,
+  () => {
+    const committed = readFileSync(resolve(repository, 'src/providers/models/model-identities.ts'), 'utf8');
+    assert.equal(committed, generateModelIdentities(snapshot));
+    assert.equal(modelCatalogRevision, readFileSync(resolve(snapshot, 'REVISION'), 'utf8').trim());
+  },
+);
 
 test("the creator's own provider serves the identical id; base_model links map other providers", async () => {
   assert.equal(await resolveNativeModelId('anthropic/claude-sonnet-4-5', 'anthropic'), 'claude-sonnet-4-5');
@@ -33,15 +43,19 @@ test("the creator's own provider serves the identical id; base_model links map o
   );
 });
 
-test('no link from similar names: a provider file without base_model maps nothing', async () => {
-  // providers/azure/models/gpt-5.toml has the same name as openai's but no base_model link.
-  const azure = readFileSync(resolve(snapshot, 'providers/azure/models/gpt-5.toml'), 'utf8');
-  assert.doesNotMatch(azure, /^base_model/m);
-  assert.equal(await resolveNativeModelId('openai/gpt-5', 'azure'), undefined);
-  assert.equal(await resolveNativeModelId('openai/gpt-5-preview-guess', 'openai'), undefined);
-  assert.equal(Object.hasOwn(modelIdentities, 'constructor'), false);
-  assert.equal(await resolveNativeModelId('constructor', 'openai'), undefined);
-});
+test(
+  'no link from similar names: a provider file without base_model maps nothing',
+  withSnapshot,
+  async () => {
+    // providers/azure/models/gpt-5.toml has the same name as openai's but no base_model link.
+    const azure = readFileSync(resolve(snapshot, 'providers/azure/models/gpt-5.toml'), 'utf8');
+    assert.doesNotMatch(azure, /^base_model/m);
+    assert.equal(await resolveNativeModelId('openai/gpt-5', 'azure'), undefined);
+    assert.equal(await resolveNativeModelId('openai/gpt-5-preview-guess', 'openai'), undefined);
+    assert.equal(Object.hasOwn(modelIdentities, 'constructor'), false);
+    assert.equal(await resolveNativeModelId('constructor', 'openai'), undefined);
+  },
+);
 
 test('parseModelIdentity splits creator and model, and rejects native ids', () => {
   assert.deepEqual(parseModelIdentity('openai/gpt-5'), {
