@@ -33,7 +33,7 @@ export async function runWorkflow(
     // A build cancelled by SIGINT fails with the cancellation itself, not the diagnostics it caused.
     throw options.signal?.aborted === true ? options.signal.reason : error;
   });
-  // Retention runs in a detached process after the run's artifacts are final; it never delays the result.
+  // Retention runs after the run's artifacts are final: a few removals here, a larger cleanup in a detached process.
   const retention = await startRunRetention(options);
   const warnings = [...warningsOf(workflow.build.diagnostics), ...result.telemetryWarnings, ...retention];
   return {...result, warnings};

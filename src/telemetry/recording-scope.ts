@@ -29,7 +29,12 @@ export interface RecordingScope {
 
 export const recordingScope = new AsyncLocalStorage<RecordingScope>();
 
+// The monotonic clock anchored once to the wall clock: process.hrtime, not the global `performance`, whose first
+// use loads ten of Node's internal modules on every run (docs/performance.md).
+const anchorEpochMs = Date.now();
+const anchorNs = process.hrtime.bigint();
+
 /** Milliseconds since the epoch with sub-millisecond precision (OpenTelemetry reads numbers as epoch ms). */
 export function nowMs(): number {
-  return performance.timeOrigin + performance.now();
+  return anchorEpochMs + Number(process.hrtime.bigint() - anchorNs) / 1e6;
 }

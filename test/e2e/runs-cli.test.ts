@@ -150,6 +150,38 @@ test('retention keeps the latest runs per workspace and overall, never an active
   }
 });
 
+test('a workspace one run over its limit is trimmed by the run itself, before the command exits', async () => {
+  const trim = await createTempProject('stratos-retention-trim-');
+  try {
+    await trim.writeWorkflow('logger', {'workflow.yaml': manifest('logger'), 'workflow.ts': loggingWorkflow});
+    await writeFile(
+      join(trim.home, 'settings.json'),
+      JSON.stringify({retention: {perWorkspace: 2, total: 100}}),
+    );
+    const runs: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const result = await trim.cli(['run', 'logger', '--input', '{"fail":false}', '--json']);
+      assert.equal(result.exitCode, 0, result.stderr);
+      assert.deepEqual(result.json.warnings, []);
+      runs.push(result.json.data.runDirectory);
+    }
+    const workspace = join(runs[0]!, '..');
+    // No waiting: the removal happened in the run's own process, not in a detached cleaner.
+    const left = (await readdir(workspace, {withFileTypes: true}))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    assert.deepEqual(
+      left.sort(),
+      runs
+        .slice(1)
+        .map((run) => run.split('/').pop())
+        .sort(),
+    );
+  } finally {
+    await trim.remove();
+  }
+});
+
 test('canary: no header, referenced or credential value reaches any artifact or exported span', async () => {
   const canary = 'canary-7f3a9c1e5b2d4086';
   const receiver: OtlpReceiver = await startOtlpReceiver();

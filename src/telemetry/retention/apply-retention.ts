@@ -12,9 +12,28 @@ export interface RetentionResult {
 }
 
 export async function applyRetention(home: string, limits: RetentionLimits): Promise<RetentionResult> {
-  const runs = await readRecordedRuns(home);
+  return removeRuns(home, selectRemovals(await readRecordedRuns(home), limits));
+}
+
+/**
+ * Applies the per-workspace limit to one workspace, reading only its runs. The same removals as `applyRetention`
+ * when no other workspace is over its limit and the total is not exceeded (`planRetention` checks both).
+ */
+export async function applyWorkspaceRetention(
+  home: string,
+  workspace: string,
+  limits: RetentionLimits,
+): Promise<RetentionResult> {
+  const runs = await readWorkspaceRuns(home, workspace);
+  return removeRuns(
+    home,
+    selectRemovals(runs, {perWorkspace: limits.perWorkspace, total: Number.POSITIVE_INFINITY}),
+  );
+}
+
+async function removeRuns(home: string, removals: readonly RecordedRun[]): Promise<RetentionResult> {
   const result: RetentionResult = {removed: [], failures: []};
-  for (const run of selectRemovals(runs, limits)) {
+  for (const run of removals) {
     const path = join(runsDirectory(home), run.workspace, run.runId);
     try {
       await rm(path, {recursive: true, force: true});
@@ -28,12 +47,16 @@ export async function applyRetention(home: string, limits: RetentionLimits): Pro
 
 export async function readRecordedRuns(home: string): Promise<RecordedRun[]> {
   const runs: RecordedRun[] = [];
-  for (const workspace of await listFolders(runsDirectory(home))) {
-    for (const runId of await listFolders(join(runsDirectory(home), workspace))) {
-      runs.push({workspace, runId, state: await readState(join(runsDirectory(home), workspace, runId))});
-    }
-  }
+  for (const workspace of await listFolders(runsDirectory(home)))
+    runs.push(...(await readWorkspaceRuns(home, workspace)));
   return runs;
+}
+
+async function readWorkspaceRuns(home: string, workspace: string): Promise<RecordedRun[]> {
+  const folder = join(runsDirectory(home), workspace);
+  const runIds = await listFolders(folder);
+  const states = await Promise.all(runIds.map((runId) => readState(join(folder, runId))));
+  return runIds.map((runId, index) => ({workspace, runId, state: states[index]!}));
 }
 
 async function readState(folder: string): Promise<RecordedRun['state']> {
