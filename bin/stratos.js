@@ -16,5 +16,5 @@ if (major < 24) {
 // Node's on-disk compile cache spares re-parsing Stratos, zod and the workflow's modules on every command.
 // process.getBuiltinModule, not an import: the module needs no ESM facade, which costs start-up time.
 process.getBuiltinModule('node:module').enableCompileCache?.();
-const {runCli} = await import('../dist/cli/run-cli.js');
+const {runCli} = await import('../dist/bundle/cli.js');
 await runCli(process.argv.slice(2));

@@ -3,7 +3,8 @@ import {readFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
-// Compiled files live in <package>/dist/internal/, sources in <package>/src/internal/: two levels up either way.
+// Bundled files live in <package>/dist/bundle/, compiled ones in <package>/dist/internal/, sources in
+// <package>/src/internal/: two levels up in every case (scripts/bundle.ts writes no deeper folder).
 export const packageDirectory: string = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 let cachedVersion: string | undefined;

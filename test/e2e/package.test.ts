@@ -46,7 +46,7 @@ function stratos(args: string[]): {status: number | null; stdout: string; stderr
 describe('the npm package', () => {
   before(async () => {
     assert.ok(
-      existsSync(join(repo, 'dist', 'index.js')) && existsSync(join(repo, 'dist', 'cli', 'run-cli.js')),
+      existsSync(join(repo, 'dist', 'index.js')) && existsSync(join(repo, 'dist', 'bundle', 'cli.js')),
       "dist/ is missing: run 'npm run build' first (npm test does it as pretest).",
     );
     base = realpathSync(await mkdtemp(join(tmpdir(), 'stratos-package-')));
@@ -95,6 +95,12 @@ describe('the npm package', () => {
       'dist/index.js',
       'dist/index.d.ts',
       'dist/cli/run-cli.js',
+      'dist/bundle/index.js',
+      'dist/bundle/workflows.js',
+      'dist/bundle/mcp.js',
+      'dist/bundle/cli.js',
+      'dist/bundle/retention-cleaner.js',
+      'dist/bundle/stdio-launcher.js',
       'src/index.ts',
       'skills/stratos-workflows/SKILL.md',
       'examples/pr-review/workflow.yaml',

@@ -1,17 +1,18 @@
-// Importing the authoring entry (`@stratoscli/stratos`, dist/index.js) stays light: it must not load the
+// Importing the authoring entry (`@stratoscli/stratos`, the bundle's dist/bundle/index.js) stays light: it must not load the
 // TypeScript compiler, the OpenTelemetry SDK, the CLI, `node:child_process` or the MCP client. A child Node
 // process records every module it resolves (a registerHooks resolve hook, which also sees require() and builtins)
 // and every builtin it loads (process.moduleLoadList), then imports the entry.
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
-import {existsSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
 import {mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 
-const entry = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+// What workflow code gets: the package's own `exports`, resolved by name.
+const entry = fileURLToPath(import.meta.resolve('@stratoscli/stratos'));
 
 const recorder = `import {registerHooks} from 'node:module';
 import {writeFileSync} from 'node:fs';
@@ -98,10 +99,25 @@ test('importing the authoring entry loads no compiler, OpenTelemetry SDK or MCP 
   assert.deepEqual(loaded, []);
 });
 
+test('the package entry is the bundle the CLI loads', () => {
+  assert.equal(entry, fileURLToPath(new URL('../../dist/bundle/index.js', import.meta.url)));
+});
+
 test('importing the authoring entry loads none of the CLI', () => {
   const cli = pathToFileURL(fileURLToPath(new URL('../../dist/cli/', import.meta.url))).href;
-  const loaded = record.resolved.filter(({url}) => url.startsWith(cli));
-  assert.deepEqual(loaded, []);
+  assert.deepEqual(
+    record.resolved.filter(({url}) => url.startsWith(cli)),
+    [],
+  );
+  // A bundle chunk holds many modules: its source map names them.
+  const bundle = pathToFileURL(fileURLToPath(new URL('../../dist/bundle/', import.meta.url))).href;
+  const chunks = [...new Set(record.resolved.map(({url}) => url).filter((url) => url.startsWith(bundle)))];
+  assert.ok(chunks.length > 1, 'the entry loads its chunks');
+  const cliSources = chunks.flatMap((url) => {
+    const map = JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as {sources: string[]};
+    return map.sources.filter((source) => source.includes('/src/cli/')).map((source) => `${url}: ${source}`);
+  });
+  assert.deepEqual(cliSources, []);
 });
 
 test('importing the authoring entry does not load node:child_process', () => {

@@ -1,0 +1,86 @@
+// What a cached `stratos run` and a no-op `stratos build` load (docs/performance.md): the real CLI with a module
+// recorder (a registerHooks load hook, process.moduleLoadList for Node's built-ins). Their start-up time is
+// mostly module loading, so these counts guard it without timing anything: the bundle's few chunks, no zod for
+// the build, and none of the built-ins that only facades or unneeded layers would load.
+import assert from 'node:assert/strict';
+import {spawnSync} from 'node:child_process';
+import {readFileSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {after, before, test} from 'node:test';
+import {fileURLToPath, pathToFileURL} from 'node:url';
+import {cleanEnv, cliPath} from '../helpers/run-cli.ts';
+import {createTempProject, echoWorkflow, manifest, type TempProject} from '../helpers/temp-project.ts';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const recorder = `import {registerHooks} from 'node:module';
+import {writeFileSync} from 'node:fs';
+const urls = [];
+const before = new Set(process.moduleLoadList);
+registerHooks({load(url, context, next) { urls.push(url); return next(url, context); }});
+process.on('exit', () => writeFileSync(process.env.RECORD_FILE, JSON.stringify({
+  urls, builtins: process.moduleLoadList.filter((name) => !before.has(name)),
+})));
+`;
+
+interface Loaded {
+  stratos: string[];
+  zod: number;
+  builtins: string[];
+  stdout: string;
+}
+
+let project: TempProject;
+
+function load(args: string[]): Loaded {
+  const hook = join(project.cwd, '..', 'recorder.mjs');
+  const record = join(project.cwd, '..', 'record.json');
+  writeFileSync(hook, recorder);
+  const result = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, cliPath, ...args], {
+    cwd: project.cwd,
+    env: {...cleanEnv(), ...project.env, RECORD_FILE: record},
+    encoding: 'utf8',
+  });
+  assert.equal(result.status, 0, result.stderr);
+  const {urls, builtins} = JSON.parse(readFileSync(record, 'utf8')) as {urls: string[]; builtins: string[]};
+  const files = urls.filter((url) => url.startsWith('file:')).map((url) => fileURLToPath(url));
+  return {
+    stratos: files.filter((file) => file.startsWith(repo) && !file.includes('/node_modules/')),
+    zod: files.filter((file) => file.includes('/node_modules/zod/')).length,
+    builtins: builtins.map((name) => name.replace(/^NativeModule /, '')),
+    stdout: result.stdout,
+  };
+}
+
+before(async () => {
+  project = await createTempProject('stratos-cached-paths-');
+  await project.writeWorkflow('echo', {'workflow.yaml': manifest('echo'), 'workflow.ts': echoWorkflow});
+  const first = await project.cli(['run', 'echo', '--input', '{"text":"hi"}']);
+  assert.equal(first.exitCode, 0, first.stderr);
+});
+
+after(() => project.remove());
+
+const expectOnlyBundle = (files: string[]) =>
+  assert.deepEqual(
+    files.filter((file) => !file.startsWith(join(repo, 'dist', 'bundle')) && file !== cliPath),
+    [],
+    'Stratos loads from dist/bundle/ only',
+  );
+
+test('a cached run loads a few bundle chunks and no child_process, worker_threads or perf_hooks', () => {
+  const run = load(['run', 'echo', '--input', '{"text":"hi"}']);
+  assert.deepEqual(JSON.parse(run.stdout), {echo: 'HI'});
+  expectOnlyBundle(run.stratos);
+  assert.ok(run.stratos.length <= 8, `Stratos files loaded: ${run.stratos.join(', ')}`);
+  for (const name of ['child_process', 'worker_threads', 'perf_hooks', 'internal/util/diff'])
+    assert.ok(!run.builtins.includes(name), `${name} is not loaded`);
+});
+
+test('a no-op build loads a few bundle chunks, no zod and no worker_threads', () => {
+  const build = load(['build', 'echo']);
+  expectOnlyBundle(build.stratos);
+  assert.ok(build.stratos.length <= 5, `Stratos files loaded: ${build.stratos.join(', ')}`);
+  assert.equal(build.zod, 0, 'zod is not loaded');
+  for (const name of ['child_process', 'worker_threads', 'perf_hooks', 'stream'])
+    assert.ok(!build.builtins.includes(name), `${name} is not loaded`);
+});
