@@ -9,6 +9,8 @@ import {fileURLToPath, pathToFileURL} from 'node:url';
 import {createTempProject, manifest, type TempProject} from '../helpers/temp-project.ts';
 
 const packageDirectory = fileURLToPath(new URL('../../', import.meta.url));
+/** The package's authoring entry as its `exports` name it (the package resolving itself by name). */
+const sdkEntry = fileURLToPath(import.meta.resolve('@stratoscli/stratos'));
 
 const whereWorkflow = `import {currentExecution, workflow} from '@stratoscli/stratos';
 import {z} from 'zod';
@@ -66,10 +68,8 @@ test('currentExecution() inside run works: the workflow and the runtime share on
 test('the SDK and zod imports resolve through the root link to the CLI package itself', async () => {
   const result = await project.cli(['run', 'where', '--json']);
   const {sdkUrl, zodUrl} = result.json.data.output;
-  assert.equal(
-    await realpath(fileURLToPath(sdkUrl)),
-    await realpath(join(packageDirectory, 'dist', 'index.js')),
-  );
+  assert.equal(await realpath(fileURLToPath(sdkUrl)), await realpath(sdkEntry));
+  assert.ok(sdkEntry.startsWith(packageDirectory), sdkEntry);
   const cliZod = import.meta.resolve('zod');
   assert.equal(await realpath(fileURLToPath(zodUrl)), await realpath(fileURLToPath(cliZod)));
   const link = join(project.projectRoot, 'node_modules', '@stratoscli', 'stratos');
@@ -99,7 +99,7 @@ test('invoked from another directory by folder path, the invocation directory is
 });
 
 test('currentExecution() outside a running workflow throws STRATOS_RUNTIME_NO_CONTEXT', async () => {
-  const sdk = (await import(pathToFileURL(join(packageDirectory, 'dist', 'index.js')).href)) as {
+  const sdk = (await import(pathToFileURL(sdkEntry).href)) as {
     currentExecution: () => unknown;
     isStratosError: (value: unknown) => boolean;
   };
