@@ -1,34 +1,32 @@
 /**
- * The process-level shell around `main`: real streams, SIGINT/SIGTERM cancellation, stdout kept clean in --json
- * mode, every output channel redacted.
+ * The process-level shell around `main`: stdout and stderr (output/process-output.ts), SIGINT/SIGTERM
+ * cancellation, stdout kept clean in --json mode, every output channel redacted.
  */
 import {redactOutputText, registerEnvironmentSecrets} from '../api/output-redaction.ts';
 import {StratosError} from '../errors/index.ts';
 import {main} from './main.ts';
+import {openProcessOutput} from './output/process-output.ts';
 
 export async function runCli(argv: readonly string[]): Promise<void> {
   registerEnvironmentSecrets(process.env);
-  const stdout = process.stdout.write.bind(process.stdout);
-  const stderr = process.stderr.write.bind(process.stderr);
-  // The workflow's own console output (and stray writes) is echoed through the same redactor as everything else.
-  process.stderr.write = redactingWrite(stderr);
-  process.stdout.write = argv.includes('--json')
-    ? // stdout holds only the envelope: everything else goes to stderr.
-      redactingWrite(stderr)
-    : redactingWrite(stdout);
+  const json = argv.includes('--json');
+  // The workflow's own console output (and stray writes) is echoed through the same redactor as everything else;
+  // in --json mode stdout holds only the envelope, so what else is written there goes to stderr.
+  const stderr = openProcessOutput('stderr', redactingWrite);
+  const stdout = openProcessOutput('stdout', (write) => redactingWrite(json ? stderr.streamWrite() : write));
   const controller = new AbortController();
-  listenForCancellation(controller, stderr);
+  listenForCancellation(controller, (text) => stderr.write(text));
   const code = await main(argv, {
-    stdout: (text) => stdout(text),
-    stderr: (text) => stderr(text),
-    stderrIsTTY: process.stderr.isTTY === true,
-    stdoutIsTTY: process.stdout.isTTY === true,
+    stdout: (text) => stdout.write(text),
+    stderr: (text) => stderr.write(text),
+    stderrIsTTY: stderr.isTTY,
+    stdoutIsTTY: stdout.isTTY,
     cwd: process.cwd(),
     env: process.env,
     signal: controller.signal,
   });
   // Exit once stdout has drained: a workflow's leftover timers or sockets must not keep the CLI alive.
-  stdout('', () => process.exit(code));
+  stdout.flush(() => process.exit(code));
 }
 
 /** A stream write that replaces known secrets in text chunks (a Buffer is decoded as UTF-8 first). */
@@ -51,7 +49,7 @@ const exitCodes = {SIGINT: 130, SIGTERM: 143} as const;
  * its owned work is cancelled and awaited, and the command prints its failure as usual. A second signal exits at
  * once (130 or 143) after recording this process's unfinished runs as cancelled.
  */
-function listenForCancellation(controller: AbortController, stderr: (text: string) => boolean): void {
+function listenForCancellation(controller: AbortController, stderr: (text: string) => void): void {
   const onSignal = (signal: keyof typeof exitCodes) => {
     if (!controller.signal.aborted) {
       controller.abort(
