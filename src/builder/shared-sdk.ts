@@ -5,14 +5,16 @@
  * package.json in the workflow, and schema objects are never split across two Zod copies.
  */
 import {lstat, mkdir, readlink, realpath, rename, symlink, unlink} from 'node:fs/promises';
-import {createRequire} from 'node:module';
 import {dirname, join} from 'node:path';
 import {StratosError} from '../errors/index.ts';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
 import {isRecord, readJsonFile} from '../internal/json-file.ts';
-import {packageDirectory, packageVersion} from '../internal/package-info.ts';
-
-const require = createRequire(import.meta.url);
+import {
+  installedPackageDirectory,
+  installedPackageVersion,
+  packageDirectory,
+  packageVersion,
+} from '../internal/package-info.ts';
 
 /** The description of the root package.json Stratos writes: a root holding it is one Stratos set up. */
 export const rootMarker = 'Managed by Stratos: the shared SDK of this discovery root. Do not edit.';
@@ -27,8 +29,8 @@ let bridgedCache: Promise<BridgedPackage[]> | undefined;
 export function bridgedPackages(): Promise<BridgedPackage[]> {
   bridgedCache ??= realpath(packageDirectory).then((sdk) => [
     {name: '@stratoscli/stratos', directory: sdk},
-    {name: 'zod', directory: dirname(require.resolve('zod/package.json'))},
-    {name: '@types/node', directory: dirname(require.resolve('@types/node/package.json'))},
+    {name: 'zod', directory: installedPackageDirectory('zod')},
+    {name: '@types/node', directory: installedPackageDirectory('@types/node')},
   ]);
   return bridgedCache;
 }
@@ -36,8 +38,7 @@ export function bridgedPackages(): Promise<BridgedPackage[]> {
 let zodVersionCache: string | undefined;
 
 export async function bridgedZodVersion(): Promise<string> {
-  zodVersionCache ??= ((await readJsonFile(require.resolve('zod/package.json'))) as {version: string})
-    .version;
+  zodVersionCache ??= installedPackageVersion('zod');
   return zodVersionCache;
 }
 

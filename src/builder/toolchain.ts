@@ -1,8 +1,5 @@
 /** The compiler Stratos owns, as facts: its flags and its version (both in the build key). Spawns nothing. */
-import {readFileSync} from 'node:fs';
-import {createRequire} from 'node:module';
-
-const require = createRequire(import.meta.url);
+import {installedPackageVersion} from '../internal/package-info.ts';
 
 /** The flags every workflow is compiled with; part of the build key, so changing them rebuilds everything. */
 export const compilerFlags: readonly string[] = [
@@ -26,8 +23,6 @@ export const compilerFlags: readonly string[] = [
 let cachedVersion: string | undefined;
 
 export function compilerVersion(): string {
-  cachedVersion ??= (
-    JSON.parse(readFileSync(require.resolve('typescript/package.json'), 'utf8')) as {version: string}
-  ).version;
+  cachedVersion ??= installedPackageVersion('typescript');
   return cachedVersion;
 }
