@@ -64,7 +64,7 @@ export async function readWorkflowFolder(
   }
   const bytes = await readFile(join(directory, 'workflow.yaml')).catch(() => undefined);
   const manifestHash = bytes === undefined ? '' : sha256Hex(bytes);
-  const cached = bytes === undefined ? undefined : await readCachedManifest(directory, bytes);
+  const cached = bytes === undefined ? undefined : await readCachedManifest(directory, manifestHash);
   if (cached !== undefined) {
     return {
       name: cached.manifest.name,

@@ -7,7 +7,6 @@
 import {join} from 'node:path';
 import type {Diagnostic} from '../errors/index.ts';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
-import {sha256Hex} from '../internal/hash.ts';
 import {isRecord, readJsonFile} from '../internal/json-file.ts';
 import {packageVersion} from '../internal/package-info.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
@@ -21,14 +20,13 @@ function cacheFile(directory: string): string {
   return join(directory, 'dist', '.stratos-manifest.json');
 }
 
-/** The cached manifest when `bytes` are exactly what it was validated from, else undefined. */
+/** The cached manifest when it was validated from workflow.yaml bytes with SHA-256 `hash`, else undefined. */
 export async function readCachedManifest(
   directory: string,
-  bytes: Uint8Array,
+  hash: string,
 ): Promise<CachedManifest | undefined> {
   const cached = await readJsonFile(cacheFile(directory)).catch(() => undefined);
-  if (!isRecord(cached) || cached.sdkVersion !== packageVersion() || cached.hash !== sha256Hex(bytes))
-    return undefined;
+  if (!isRecord(cached) || cached.sdkVersion !== packageVersion() || cached.hash !== hash) return undefined;
   if (!isRecord(cached.manifest) || !Array.isArray(cached.diagnostics)) return undefined;
   return {
     manifest: cached.manifest as unknown as WorkflowManifest,
