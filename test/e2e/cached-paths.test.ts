@@ -31,7 +31,8 @@ interface Loaded {
 
 let project: TempProject;
 
-function load(args: string[]): Loaded {
+/** `discardOutput`: stdout and stderr are /dev/null (a character device, but no terminal) instead of pipes. */
+function load(args: string[], discardOutput = false): Loaded {
   const hook = join(project.cwd, '..', 'recorder.mjs');
   const record = join(project.cwd, '..', 'record.json');
   writeFileSync(hook, recorder);
@@ -39,8 +40,9 @@ function load(args: string[]): Loaded {
     cwd: project.cwd,
     env: {...cleanEnv(), ...project.env, RECORD_FILE: record},
     encoding: 'utf8',
+    stdio: discardOutput ? ['ignore', 'ignore', 'ignore'] : 'pipe',
   });
-  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.status, 0, String(result.stderr));
   const {urls, builtins} = JSON.parse(readFileSync(record, 'utf8')) as {urls: string[]; builtins: string[]};
   const files = urls.filter((url) => url.startsWith('file:')).map((url) => fileURLToPath(url));
   return {
@@ -83,5 +85,11 @@ test('a no-op build loads a few bundle chunks, no zod and no worker_threads', ()
   assert.ok(build.stratos.length <= 5, `Stratos files loaded: ${build.stratos.join(', ')}`);
   assert.equal(build.zod, 0, 'zod is not loaded');
   for (const name of ['child_process', 'worker_threads', 'perf_hooks', 'stream', 'net'])
+    assert.ok(!build.builtins.includes(name), `${name} is not loaded`);
+});
+
+test('output sent to /dev/null is not taken for a terminal: no tty, net or streams are loaded', () => {
+  const build = load(['build', 'echo'], true);
+  for (const name of ['tty', 'net', 'stream'])
     assert.ok(!build.builtins.includes(name), `${name} is not loaded`);
 });

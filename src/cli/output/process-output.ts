@@ -9,7 +9,7 @@
  * text goes through the stream's own write too, so the two never overtake each other. A descriptor that refuses a
  * synchronous write (`EAGAIN`, one opened non-blocking by another program) is handed to the stream in the same way.
  */
-import {fstatSync, writeSync} from 'node:fs';
+import {fstatSync, statSync, writeSync} from 'node:fs';
 
 type Write = typeof process.stdout.write;
 
@@ -80,10 +80,15 @@ export function openProcessOutput(name: 'stdout' | 'stderr', wrap: (write: Write
   };
 }
 
-/** A terminal is a character device; only then is `node:tty` (which loads net) worth asking. */
+/**
+ * A terminal is a character device; only then is `node:tty` (which loads net) worth asking, and not for
+ * `/dev/null`, the character device output is most often sent to.
+ */
 function isTerminal(fd: number): boolean {
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
+    const stats = fstatSync(fd);
+    if (!stats.isCharacterDevice() || stats.rdev === statSync('/dev/null', {throwIfNoEntry: false})?.rdev)
+      return false;
   } catch {
     return false;
   }
