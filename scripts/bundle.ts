@@ -27,12 +27,12 @@ const entries = {
 };
 
 /**
- * The hot paths, each as the modules it starts from: everything they import statically is on it. The run path's
- * dynamic imports (the build reuse check, loading the compiled workflow) are listed because they are not static;
- * the compiled workflow imports the authoring entry.
+ * The hot paths, each as the modules it starts from: everything they import statically is on it. Dynamic imports
+ * on a path are listed because they are not static: the no-op build's repair of the root's ignore rules, the run's
+ * build reuse check and the loading of the compiled workflow (which imports the authoring entry).
  */
 const hotPaths = {
-  build: ['cli/run-cli.js', 'cli/commands/build.js'],
+  build: ['cli/run-cli.js', 'cli/commands/build.js', 'builder/ignore-rules.js'],
   entry: ['index.js'],
   run: ['cli/commands/run.js', 'builder/prepare-workflow.js', 'builder/load-definition.js'],
 };
