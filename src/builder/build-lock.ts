@@ -4,7 +4,7 @@
  * record; a run from its reuse check until its module is loaded), so a concurrent run or build sees the old build
  * or the new one, never a half-written one. A lock whose owner process on this host is gone is broken.
  */
-import {link, mkdir, open, readFile, rename, rm} from 'node:fs/promises';
+import {closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync} from 'node:fs';
 import {hostname} from 'node:os';
 import {basename, dirname, join} from 'node:path';
 import {StratosError} from '../errors/index.ts';
@@ -26,7 +26,7 @@ export async function withBuildLock<T>(paths: WorkflowPaths, fn: () => Promise<T
   await assertOwnedFolder(paths.root, dirname(file));
   let token: string;
   try {
-    await mkdir(dirname(file), {recursive: true});
+    mkdirSync(dirname(file), {recursive: true});
     token = await acquire(file, basename(paths.directory));
   } catch (error) {
     // A root nobody may write to cannot be built in either: reading its current build needs no lock.
@@ -36,7 +36,7 @@ export async function withBuildLock<T>(paths: WorkflowPaths, fn: () => Promise<T
   try {
     return await fn();
   } finally {
-    await release(file, token);
+    release(file, token);
   }
 }
 
@@ -45,20 +45,22 @@ async function acquire(file: string, workflow: string): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let delayMs = 5;
   for (;;) {
+    // Synchronous file calls, as for every small file on the path of a command (internal/json-file.ts); only the
+    // wait between attempts yields.
     try {
-      const handle = await open(file, 'wx', 0o644);
+      const fd = openSync(file, 'wx', 0o644);
       try {
-        await handle.writeFile(token);
+        writeSync(fd, token);
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
       return token;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = await readFile(file, 'utf8').catch(() => undefined);
+    const holder = readText(file);
     if (holder !== undefined && isAbandoned(holder)) {
-      await breakAbandoned(file, holder);
+      breakAbandoned(file, holder);
       continue;
     }
     if (Date.now() >= deadline) {
@@ -85,19 +87,31 @@ function isAbandoned(holder: string): boolean {
   }
 }
 
-async function breakAbandoned(file: string, holder: string): Promise<void> {
+function breakAbandoned(file: string, holder: string): void {
   const aside = `${file}.abandoned-${randomHex(6)}`;
   try {
-    await rename(file, aside);
+    renameSync(file, aside);
   } catch (error) {
     if (isNotFound(error)) return;
     throw error;
   }
   // Another process broke it and took a fresh lock in between: put that one back.
-  if ((await readFile(aside, 'utf8').catch(() => holder)) !== holder) await link(aside, file).catch(() => {});
-  await rm(aside, {force: true});
+  if ((readText(aside) ?? holder) !== holder) {
+    try {
+      linkSync(aside, file);
+    } catch {}
+  }
+  rmSync(aside, {force: true});
 }
 
-async function release(file: string, token: string): Promise<void> {
-  if ((await readFile(file, 'utf8').catch(() => undefined)) === token) await rm(file, {force: true});
+function release(file: string, token: string): void {
+  if (readText(file) === token) rmSync(file, {force: true});
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }

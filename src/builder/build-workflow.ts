@@ -229,7 +229,7 @@ async function reuseIfFresh(state: BuildState): Promise<BuildRecord | undefined>
     // An explicit build also repairs what the root needs; both are cheap when nothing is missing.
     await (await import('./shared-sdk.ts')).ensureSharedSdk(paths.root);
     await (await import('./ignore-rules.ts')).ensureIgnoreRules(handle.root);
-  } else if (!(await isSharedSdkLinked(paths.root))) {
+  } else if (!isSharedSdkLinked(paths.root)) {
     return undefined;
   }
   await refreshManifestCache(state);

@@ -2,7 +2,7 @@
  * Keeps generated files out of Git with narrow rules in `<root>/.gitignore`, appending only missing lines and
  * never rewriting the author's rules. Generated files Git already tracks are reported, not untracked.
  */
-import {readFile} from 'node:fs/promises';
+import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import type {DiscoveryRoot} from '../discovery/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
@@ -32,7 +32,7 @@ export async function ensureIgnoreRules(root: DiscoveryRoot): Promise<void> {
   const file = join(root.directory, '.gitignore');
   let text = '';
   try {
-    text = await readFile(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }

@@ -4,7 +4,7 @@
  * the folder, and no entry inside it, is a symbolic link, and that entries Stratos writes as files are files. A
  * violation is a `STRATOS_BUILD_OUTPUT_UNSAFE` error raised before anything is written or deleted.
  */
-import {lstat, readdir} from 'node:fs/promises';
+import {type Dirent, lstatSync, readdirSync} from 'node:fs';
 import {join, relative, sep} from 'node:path';
 import {StratosError} from '../errors/index.ts';
 import {isNotFound} from '../internal/json-file.ts';
@@ -17,9 +17,10 @@ function unsafe(path: string, problem: string): StratosError {
   );
 }
 
-async function kindOf(path: string): Promise<'missing' | 'symlink' | 'directory' | 'file' | 'other'> {
+// Synchronous checks: a handful of lstat calls on every build and run, each a thread-pool round trip as a promise.
+function kindOf(path: string): 'missing' | 'symlink' | 'directory' | 'file' | 'other' {
   try {
-    const stats = await lstat(path);
+    const stats = lstatSync(path);
     if (stats.isSymbolicLink()) return 'symlink';
     if (stats.isDirectory()) return 'directory';
     return stats.isFile() ? 'file' : 'other';
@@ -30,7 +31,7 @@ async function kindOf(path: string): Promise<'missing' | 'symlink' | 'directory'
 }
 
 /** Each existing folder from `base` (exclusive) down to `folder` (inclusive) is a real directory. */
-async function assertRealPath(base: string, folder: string): Promise<void> {
+function assertRealPath(base: string, folder: string): void {
   const parts = relative(base, folder).split(sep);
   if (parts[0] === '..' || parts[0] === '') {
     if (folder === base) return;
@@ -39,17 +40,17 @@ async function assertRealPath(base: string, folder: string): Promise<void> {
   let current = base;
   for (const part of parts) {
     current = join(current, part);
-    const kind = await kindOf(current);
+    const kind = kindOf(current);
     if (kind === 'missing') return;
     if (kind === 'symlink') throw unsafe(current, 'is a symbolic link');
     if (kind !== 'directory') throw unsafe(current, 'is not a folder');
   }
 }
 
-async function assertNoLinksInside(folder: string): Promise<void> {
-  let entries: import('node:fs').Dirent[];
+function assertNoLinksInside(folder: string): void {
+  let entries: Dirent[];
   try {
-    entries = await readdir(folder, {withFileTypes: true});
+    entries = readdirSync(folder, {withFileTypes: true});
   } catch (error) {
     if (isNotFound(error)) return;
     throw error;
@@ -57,20 +58,20 @@ async function assertNoLinksInside(folder: string): Promise<void> {
   for (const entry of entries) {
     const path = join(folder, entry.name);
     if (entry.isSymbolicLink()) throw unsafe(path, 'is a symbolic link');
-    if (entry.isDirectory()) await assertNoLinksInside(path);
+    if (entry.isDirectory()) assertNoLinksInside(path);
   }
 }
 
 /** `folder` (under `base`) and everything in it may be written and removed. */
 export async function assertOwnedFolder(base: string, folder: string): Promise<void> {
-  await assertRealPath(base, folder);
-  await assertNoLinksInside(folder);
+  assertRealPath(base, folder);
+  assertNoLinksInside(folder);
 }
 
 /** `file` (under `base`) may be written or removed: its folders are real and it is a regular file or absent. */
 export async function assertOwnedFile(base: string, file: string): Promise<void> {
-  await assertRealPath(base, join(file, '..'));
-  const kind = await kindOf(file);
+  assertRealPath(base, join(file, '..'));
+  const kind = kindOf(file);
   if (kind === 'symlink') throw unsafe(file, 'is a symbolic link');
   if (kind === 'directory') throw unsafe(file, 'is a folder where Stratos writes a file');
   if (kind === 'other') throw unsafe(file, 'is not a regular file');

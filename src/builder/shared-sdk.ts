@@ -4,7 +4,7 @@
  * AsyncLocalStorage). `zod` and `@types/node` are bridged the same way: `import {z} from 'zod'` needs no
  * package.json in the workflow, and schema objects are never split across two Zod copies.
  */
-import {lstat, mkdir, readlink, realpath, rename, symlink, unlink} from 'node:fs/promises';
+import {lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {StratosError} from '../errors/index.ts';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
@@ -24,14 +24,14 @@ export interface BridgedPackage {
   directory: string;
 }
 
-let bridgedCache: Promise<BridgedPackage[]> | undefined;
+let bridgedCache: BridgedPackage[] | undefined;
 
-export function bridgedPackages(): Promise<BridgedPackage[]> {
-  bridgedCache ??= realpath(packageDirectory).then((sdk) => [
-    {name: '@stratoscli/stratos', directory: sdk},
+export function bridgedPackages(): BridgedPackage[] {
+  bridgedCache ??= [
+    {name: '@stratoscli/stratos', directory: realpathSync(packageDirectory)},
     {name: 'zod', directory: installedPackageDirectory('zod')},
     {name: '@types/node', directory: installedPackageDirectory('@types/node')},
-  ]);
+  ];
   return bridgedCache;
 }
 
@@ -42,22 +42,30 @@ export async function bridgedZodVersion(): Promise<string> {
   return zodVersionCache;
 }
 
-/** Makes `<root>` resolve the bridged packages. Idempotent and cheap when the links are already right. */
+/**
+ * Makes `<root>` resolve the bridged packages. Idempotent and cheap when the links are already right: a few
+ * synchronous calls on the path of every explicit build (see internal/json-file.ts for why synchronous).
+ */
 export async function ensureSharedSdk(root: string): Promise<void> {
-  await mkdir(root, {recursive: true});
+  mkdirSync(root, {recursive: true});
   await ensureRootPackageJson(root);
-  for (const bridged of await bridgedPackages()) {
-    await ensureLink(join(root, 'node_modules', bridged.name), bridged.directory);
-  }
+  for (const bridged of bridgedPackages())
+    ensureLink(join(root, 'node_modules', bridged.name), bridged.directory);
 }
 
 /** Whether `<root>` resolves the bridged packages through Stratos's links now: a check that writes nothing. */
-export async function isSharedSdkLinked(root: string): Promise<boolean> {
-  const bridged = await bridgedPackages();
-  const links = await Promise.all(
-    bridged.map((entry) => readlink(join(root, 'node_modules', entry.name)).catch(() => undefined)),
+export function isSharedSdkLinked(root: string): boolean {
+  return bridgedPackages().every(
+    (entry) => readLink(join(root, 'node_modules', entry.name)) === entry.directory,
   );
-  return bridged.every((entry, index) => links[index] === entry.directory);
+}
+
+function readLink(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 async function ensureRootPackageJson(root: string): Promise<void> {
@@ -94,10 +102,10 @@ async function ensureRootPackageJson(root: string): Promise<void> {
   }
 }
 
-async function ensureLink(linkPath: string, target: string): Promise<void> {
+function ensureLink(linkPath: string, target: string): void {
   let current: string | undefined;
   try {
-    const stats = await lstat(linkPath);
+    const stats = lstatSync(linkPath);
     if (!stats.isSymbolicLink()) {
       throw new StratosError(
         'STRATOS_BUILD_SDK_SHADOWED',
@@ -105,19 +113,21 @@ async function ensureLink(linkPath: string, target: string): Promise<void> {
         {location: {file: linkPath}},
       );
     }
-    current = await readlink(linkPath);
+    current = readlinkSync(linkPath);
   } catch (error) {
     if (!(error instanceof Error && (error as NodeJS.ErrnoException).code === 'ENOENT')) throw error;
   }
   if (current === target) return;
-  await mkdir(dirname(linkPath), {recursive: true});
+  mkdirSync(dirname(linkPath), {recursive: true});
   // Link beside and rename over: a concurrent build never sees a missing link.
   const temporary = `${linkPath}.${process.pid}.${Date.now()}.tmp`;
-  await symlink(target, temporary, 'dir');
+  symlinkSync(target, temporary, 'dir');
   try {
-    await rename(temporary, linkPath);
+    renameSync(temporary, linkPath);
   } catch (error) {
-    await unlink(temporary).catch(() => {});
+    try {
+      rmSync(temporary, {force: true});
+    } catch {}
     throw error;
   }
 }

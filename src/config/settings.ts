@@ -3,7 +3,7 @@
  * DECISIONS.md "Runtime defaults". A missing file means the defaults; a malformed one is an error, never
  * silently replaced.
  */
-import {readFile} from 'node:fs/promises';
+import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {StratosError} from '../errors/index.ts';
 import {isNotFound, isRecord} from '../internal/json-file.ts';
@@ -31,7 +31,8 @@ export async function readSettings(home: string): Promise<StratosSettings> {
   const file = join(home, SETTINGS_FILE);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // Synchronous: read on the path of every run (internal/json-file.ts).
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     if (isNotFound(error)) return structuredClone(defaultSettings);
     throw invalid(file, `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, error);

@@ -1,5 +1,6 @@
 /** Write a file by writing a temporary sibling and renaming it over the target, so readers never see half. */
-import {mkdir, open, rename, rm} from 'node:fs/promises';
+import {closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync} from 'node:fs';
+import {open} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
 import {randomHex} from './random-hex.ts';
 
@@ -13,21 +14,23 @@ export async function writeFileAtomic(
   data: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
+  // Synchronous calls: these are small files, often on the path of every command, where each promise-based call
+  // costs a thread-pool round trip (json-file.ts).
   const dir = dirname(file);
-  await mkdir(dir, {recursive: true});
+  mkdirSync(dir, {recursive: true});
   const temporary = join(dir, `.${basename(file)}.${randomHex(6)}.tmp`);
-  const handle = await open(temporary, 'wx', options.mode ?? 0o644);
+  const fd = openSync(temporary, 'wx', options.mode ?? 0o644);
   try {
     try {
-      await handle.writeFile(data);
-      await handle.sync();
+      writeFileSync(fd, data);
+      fsyncSync(fd);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
-    await rename(temporary, file);
+    renameSync(temporary, file);
   } catch (error) {
     // A failed write (a full disk) or rename leaves no temporary file behind.
-    await rm(temporary, {force: true});
+    rmSync(temporary, {force: true});
     throw error;
   }
 }

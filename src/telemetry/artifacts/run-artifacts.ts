@@ -3,8 +3,7 @@
  * folder is shared by the run's descendant workflows. Every write failure is reported once through `onError`
  * and never thrown: artifacts must not fail the workflow.
  */
-import {renameSync, writeFileSync} from 'node:fs';
-import {mkdir} from 'node:fs/promises';
+import {mkdirSync, renameSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {overwriteFileInPlace, writeFileAtomic} from '../../internal/atomic-write.ts';
 import {AppendWriter} from './jsonl-writer.ts';
@@ -51,7 +50,7 @@ export class RunArtifacts {
     const workspace = await ensureWorkspaceFolder(home, record.invocationDirectory);
     const runId = runFolderName(new Date(record.startedAt), record.executionId);
     const directory = join(workspace, runId);
-    await mkdir(directory, {recursive: true, mode: 0o700});
+    mkdirSync(directory, {recursive: true, mode: 0o700});
     const artifacts = new RunArtifacts(directory, {...record, runId}, onError);
     unfinished.add(artifacts);
     await artifacts.#writeRunJson();

@@ -4,7 +4,7 @@
  * directory's base name plus the first 8 hex digits of the SHA-256 of its absolute path, checked against the
  * `workspace.json` stored inside it; a collision or an over-long name gets a longer hash.
  */
-import {mkdir, readFile} from 'node:fs/promises';
+import {mkdirSync, readFileSync} from 'node:fs';
 import {basename, join} from 'node:path';
 import {StratosError} from '../../errors/index.ts';
 import {writeFileAtomic} from '../../internal/atomic-write.ts';
@@ -48,7 +48,7 @@ export async function ensureWorkspaceFolder(home: string, absolutePath: string):
     const stored = await readWorkspacePath(folder);
     if (stored === absolutePath) return folder;
     if (stored !== undefined) continue;
-    await mkdir(folder, {recursive: true});
+    mkdirSync(folder, {recursive: true});
     await writeFileAtomic(join(folder, WORKSPACE_FILE), `${JSON.stringify({path: absolutePath}, null, 2)}\n`);
     return folder;
   }
@@ -63,7 +63,8 @@ export async function ensureWorkspaceFolder(home: string, absolutePath: string):
 export async function readWorkspacePath(folder: string): Promise<string | undefined> {
   let text: string;
   try {
-    text = await readFile(join(folder, WORKSPACE_FILE), 'utf8');
+    // Synchronous, like every small file read on the path of a command (internal/json-file.ts).
+    text = readFileSync(join(folder, WORKSPACE_FILE), 'utf8');
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;

@@ -5,7 +5,7 @@
  * process removes them, which costs less than starting a process; anything larger goes to the detached cleaner.
  * Active and unreadable runs are counted too: the removal decides precisely, this only rules it out.
  */
-import {readdir} from 'node:fs/promises';
+import {readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {runsDirectory, WORKSPACE_FILE} from '../artifacts/run-folders.ts';
 import type {RetentionLimits} from './select-removals.ts';
@@ -19,14 +19,15 @@ export async function planRetention(home: string, limits: RetentionLimits): Prom
   const runs = runsDirectory(home);
   let workspaces: string[];
   try {
-    workspaces = await readdir(runs);
+    // Synchronous: one directory read per workspace after every run (internal/json-file.ts).
+    workspaces = readdirSync(runs);
   } catch {
     return {kind: 'none'};
   }
   let total = 0;
   const over: {workspace: string; excess: number}[] = [];
   for (const workspace of workspaces) {
-    const entries = await readdir(join(runs, workspace)).catch(() => [] as string[]);
+    const entries = listEntries(join(runs, workspace));
     const count = entries.filter((entry) => entry !== WORKSPACE_FILE).length;
     if (count > limits.perWorkspace) over.push({workspace, excess: count - limits.perWorkspace});
     total += count;
@@ -37,4 +38,12 @@ export async function planRetention(home: string, limits: RetentionLimits): Prom
   return over.length === 1 && only!.excess <= IN_PROCESS_EXCESS
     ? {kind: 'workspace', workspace: only!.workspace}
     : {kind: 'cleaner'};
+}
+
+function listEntries(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
 }
