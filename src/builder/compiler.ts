@@ -1,21 +1,18 @@
 /** Runs the TypeScript compiler Stratos owns (flags and version in toolchain.ts) and returns its diagnostics. */
 import {execFile} from 'node:child_process';
-import {createRequire} from 'node:module';
-import {dirname, isAbsolute, join, resolve} from 'node:path';
+import {isAbsolute, join, resolve} from 'node:path';
 import type {Diagnostic} from '../errors/index.ts';
 import {StratosError} from '../errors/index.ts';
+import {installedPackageDirectory} from '../internal/package-info.ts';
 import {compilerFlags} from './toolchain.ts';
 
 export {compilerFlags, compilerVersion} from './toolchain.ts';
 
-const require = createRequire(import.meta.url);
-
 /** The native compiler binary shipped in the platform package, so no extra Node start-up is paid per build. */
 function compilerCommand(): {command: string; prefix: string[]} {
   try {
-    const platformPackage = `@typescript/typescript-${process.platform}-${process.arch}/package.json`;
     const exe = join(
-      dirname(require.resolve(platformPackage)),
+      installedPackageDirectory(`@typescript/typescript-${process.platform}-${process.arch}`),
       'lib',
       process.platform === 'win32' ? 'tsc.exe' : 'tsc',
     );
@@ -23,7 +20,7 @@ function compilerCommand(): {command: string; prefix: string[]} {
   } catch {
     return {
       command: process.execPath,
-      prefix: [join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc')],
+      prefix: [join(installedPackageDirectory('typescript'), 'bin', 'tsc')],
     };
   }
 }

@@ -33,23 +33,20 @@ export function openProcessOutput(name: 'stdout' | 'stderr', wrap: (write: Write
   const fd = name === 'stdout' ? 1 : 2;
   const descriptor = Object.getOwnPropertyDescriptor(process, name);
   const createStream = descriptor?.get ?? (() => descriptor?.value as NodeJS.WriteStream);
-  let stream: {write: Write} | undefined;
+  let stream: {created: NodeJS.WriteStream; write: Write} | undefined;
   const ensureStream = () => {
     if (stream === undefined) {
       const created = createStream.call(process) as NodeJS.WriteStream;
       const original = created.write.bind(created) as Write;
       created.write = wrap(original);
-      stream = {write: original};
+      stream = {created, write: original};
     }
     return stream;
   };
   Object.defineProperty(process, name, {
     configurable: true,
     enumerable: descriptor?.enumerable ?? true,
-    get: () => {
-      ensureStream();
-      return createStream.call(process);
-    },
+    get: () => ensureStream().created,
   });
   let closed = false;
   return {

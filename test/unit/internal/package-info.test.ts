@@ -15,7 +15,8 @@ import {
 const require = createRequire(new URL('../../../src/internal/package-info.ts', import.meta.url));
 
 test('each dependency is the folder require.resolve finds, symlinks resolved', () => {
-  for (const name of ['zod', '@types/node', 'typescript']) {
+  const compiler = `@typescript/typescript-${process.platform}-${process.arch}`;
+  for (const name of ['zod', '@types/node', 'typescript', compiler]) {
     assert.equal(installedPackageDirectory(name), dirname(require.resolve(`${name}/package.json`)), name);
   }
 });
