@@ -1,4 +1,4 @@
-// Checks the dependency direction of ARCHITECTURE.md: every relative import in src/ must go to a layer the
+// Checks the dependency direction of docs/contributing/architecture.md: every relative import in src/ must go to a layer the
 // importing layer may depend on. Prints each violation with file and line; exits 1 when there is one.
 import {readdirSync, readFileSync} from 'node:fs';
 import {dirname, join, relative, resolve, sep} from 'node:path';
@@ -15,7 +15,7 @@ function layerOf(file: string): string {
 
 const base = ['internal', 'errors'];
 const mcpLayers = ['mcp', 'mcp/client', 'mcp/codegen', 'mcp/auth', 'mcp/credentials'];
-// What each layer may import besides itself: exactly the table of ARCHITECTURE.md ("Dependency direction").
+// What each layer may import besides itself: the rule of AGENTS.md ("The layering rule").
 // The folder graph is a tree: no layer imports one above it.
 const primitives = [...base, 'manifest', 'config', 'telemetry', 'context', 'providers', ...mcpLayers];
 const belowRuntime = [
@@ -87,7 +87,7 @@ for (const file of walk(src)) {
 }
 if (violations.length > 0) {
   console.error(
-    `Layering violations (see ARCHITECTURE.md "Dependency direction"):\n${violations.join('\n')}`,
+    `Layering violations (see docs/contributing/architecture.md "The layering rule"):\n${violations.join('\n')}`,
   );
   process.exit(1);
 }

@@ -1,6 +1,6 @@
 /**
  * `~/.stratos/settings.json` (or `$STRATOS_HOME/settings.json`): user-level limits with the defaults of
- * DECISIONS.md "Runtime defaults". A missing file means the defaults; a malformed one is an error, never
+ * docs/contributing/design-decisions.md "Runtime defaults". A missing file means the defaults; a malformed one is an error, never
  * silently replaced.
  */
 import {readFileSync} from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The two description fields and their budgets (DECISIONS.md "Description budgets"). Lengths are Unicode code
+ * The two description fields and their budgets (docs/contributing/design-decisions.md "Description budgets"). Lengths are Unicode code
  * points of the parsed string, nothing trimmed: an emoji or a CJK character counts once, a line break counts too.
  */
 import {isScalar} from 'yaml';

@@ -1,6 +1,6 @@
 /** The formats of the identity fields of workflow.yaml: name, version and entrypoint. */
 
-/** Lowercase kebab-case workflow names (DECISIONS.md "Manifest fields"). */
+/** Lowercase kebab-case workflow names (docs/contributing/design-decisions.md "Manifest fields"). */
 export const workflowNamePattern = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
 /** The longest workflow name, in characters. */

@@ -1,4 +1,4 @@
-/** The parsed, validated shape of workflow.yaml (DECISIONS.md "Manifest fields"). */
+/** The parsed, validated shape of workflow.yaml (docs/contributing/design-decisions.md "Manifest fields"). */
 
 export interface HttpMcpServerConfig {
   type: 'http';

@@ -1,5 +1,5 @@
 /**
- * One workflow invocation, as in ARCHITECTURE.md "The invocation pipeline" from step 4: split overrides, validate
+ * One workflow invocation, as in docs/contributing/architecture.md "The invocation pipeline" from step 4: split overrides, validate
  * input, open the execution context, call run, validate output, close the context. Failures come back as data
  * with a StratosError; cleanup failures are reported beside the result and never replace it.
  */

@@ -1,4 +1,4 @@
-// The --json contract of DECISIONS.md through the real binary: stdout holds exactly one envelope of the documented
+// The --json contract of docs/contributing/design-decisions.md through the real binary: stdout holds exactly one envelope of the documented
 // shape for every command, the workflow's own console output goes to stderr, and the exit code follows `ok`.
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';

@@ -1,4 +1,4 @@
-/** The `--json` envelope of DECISIONS.md: always one JSON document on stdout. */
+/** The `--json` envelope of docs/contributing/design-decisions.md: always one JSON document on stdout. */
 import type {Diagnostic} from '../../errors/index.ts';
 import {isStratosError, type StratosError} from '../../errors/index.ts';
 

@@ -23,7 +23,7 @@ import {type OAuthSettings, resolveOAuthSettings} from './oauth-settings.ts';
 import {signIn} from './sign-in.ts';
 import {refreshCredential} from './token-refresh.ts';
 
-/** A token with a known expiry must have more than this left (DECISIONS.md: five minutes). */
+/** A token with a known expiry must have more than this left (docs/contributing/design-decisions.md: five minutes). */
 export const refreshMarginSeconds = 5 * 60;
 
 export interface AuthenticateMcpServerOptions {

@@ -1,5 +1,5 @@
 /**
- * Workflow-start authentication (ARCHITECTURE.md pipeline step 6): after input validation and before `run`,
+ * Workflow-start authentication (docs/contributing/architecture.md, pipeline step 6): after input validation and before `run`,
  * every OAuth-enabled HTTP MCP server of the invoked workflow's own workflow.yaml is authenticated, one after
  * another: fresh stored tokens are reused, near-expiry ones refreshed, missing ones signed in. Then every
  * credential is checked again, because a slow sign-in of a later server can bring an earlier token under the

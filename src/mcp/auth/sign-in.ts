@@ -14,7 +14,7 @@ import {StratosOAuthClientProvider} from './oauth-client-provider.ts';
 import type {OAuthSettings} from './oauth-settings.ts';
 import {type BrowserLaunch, openBrowser} from './open-browser.ts';
 
-/** The default limit of a browser sign-in (DECISIONS.md: five minutes). */
+/** The default limit of a browser sign-in (docs/contributing/design-decisions.md: five minutes). */
 export const signInTimeoutMs = 5 * 60_000;
 
 export interface SignInOptions {

@@ -1,4 +1,4 @@
-/** The time limit of direct MCP requests: five minutes (DECISIONS.md "Runtime defaults"), no retry. */
+/** The time limit of direct MCP requests: five minutes (docs/contributing/design-decisions.md "Runtime defaults"), no retry. */
 
 /** Five minutes. */
 export const defaultMcpRequestTimeoutMs = 300_000;

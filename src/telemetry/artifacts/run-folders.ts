@@ -1,5 +1,5 @@
 /**
- * Where a top-level run's artifacts live (DECISIONS.md "Run artifacts"):
+ * Where a top-level run's artifacts live (docs/contributing/design-decisions.md "Run artifacts"):
  * `<home>/runs/<workspace>/<20261201T073126123Z>-<execution id>/`. The workspace folder is the invocation
  * directory's base name plus the first 8 hex digits of the SHA-256 of its absolute path, checked against the
  * `workspace.json` stored inside it; a collision or an over-long name gets a longer hash.

@@ -21,7 +21,7 @@ import {
 const parseShort = (text: string) => parseManifest(manifestWithDescriptions(text), file);
 const parseLong = (text: string) => parseManifest(manifestWithDescriptions('Short.', text), file);
 
-test('the budget constants match DECISIONS.md', () => {
+test('the budget constants match docs/contributing/design-decisions.md', () => {
   assert.equal(shortDescriptionLimit, 400);
   assert.equal(shortDescriptionTarget, 200);
   assert.equal(longDescriptionLimit, 12000);

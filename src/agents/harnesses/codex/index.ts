@@ -49,7 +49,7 @@ export const codexHarness: AgentHarness = {
     let isolatedHome: string | undefined;
     try {
       if (resolveCodexProvider(options.provider, options.env).isolateHome) {
-        // Outside /tmp (HARNESS-NOTES), owned by this session, removed at close.
+        // Outside /tmp (docs/contributing/harness-facts.md), owned by this session, removed at close.
         const homes = join(resolveStratosHome(options.env), 'harness-homes');
         await mkdir(homes, {recursive: true, mode: 0o700});
         isolatedHome = await mkdtemp(join(homes, 'codex-'));
