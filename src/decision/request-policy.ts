@@ -1,7 +1,8 @@
 /**
  * The bounded request policy of a decision (design philosophy, "Keep structured decisions distinct"): up to three
  * retries after the first attempt for transport failures, timeouts and HTTP 408, 429 and 5xx, one second apart,
- * 60 seconds per attempt. Anything else (a 4xx, a malformed answer, a contract error) fails at once. The caller's
+ * 60 seconds per attempt. Anything else (a 4xx, a malformed answer, a contract error, a connection refused by a
+ * server on this machine) fails at once. The caller's
  * signal stops the running attempt and any retry wait. Not a general retry engine.
  */
 import {isStratosError, StratosError} from '../errors/index.ts';
@@ -99,10 +100,13 @@ export async function requestWithRetries<T>(
   );
 }
 
-/** Transport failures and HTTP 408, 429 and 5xx. */
+/**
+ * Transport failures and HTTP 408, 429 and 5xx. A connection refused by a server on this machine is not transient
+ * (nothing listens there, and a second wait will not start it): it fails at once with its `ollama serve` hint.
+ */
 function isRetryable(error: unknown): boolean {
   if (!isStratosError(error)) return false;
-  if (error.code === 'STRATOS_OLLAMA_UNREACHABLE') return true;
+  if (error.code === 'STRATOS_OLLAMA_UNREACHABLE') return error.details?.refusedLocally !== true;
   const status = statusOf(error);
   return (
     error.code === 'STRATOS_OLLAMA_REQUEST_FAILED' &&

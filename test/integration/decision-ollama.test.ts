@@ -4,6 +4,8 @@
 // the telemetry span and `runs show`.
 import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
+import {createServer} from 'node:http';
+import type {AddressInfo} from 'node:net';
 import {after, before, test} from 'node:test';
 import {cleanEnv, cliPath} from '../helpers/run-cli.ts';
 import {createTempProject, manifest, type TempProject} from '../helpers/temp-project.ts';
@@ -191,6 +193,37 @@ test('408, 429 and 503 are retried one second apart; the fourth attempt answers'
   const shown = await project.cli(['runs', 'show', result.json.data.executionId, '--json']);
   const node = shown.json.data.tree[0].children.find((child: {kind: string}) => child.kind === 'decision');
   assert.equal(node.attributes['stratos.decision.attempts'], 4);
+  // Each attempt is an event of the decision's span, with its outcome.
+  const events = node.children.filter(
+    (child: {kind: string; name: string}) => child.name === 'decision.attempt',
+  );
+  assert.deepEqual(
+    events.map((event: {attributes: {outcome: string; status?: number}}) => [
+      event.attributes.outcome,
+      event.attributes.status,
+    ]),
+    [
+      ['retryable', 408],
+      ['retryable', 429],
+      ['retryable', 503],
+      ['ok', undefined],
+    ],
+  );
+});
+
+test("a connection refused on this machine is not retried: one attempt, the 'ollama serve' hint", async () => {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const {port} = closed.address() as AddressInfo;
+  await new Promise((resolve) => closed.close(resolve));
+  const failed = await run({ticket: 'refused', only: true}, {OLLAMA_HOST: `http://127.0.0.1:${port}`});
+  assert.equal(failed.exitCode, 1);
+  assert.equal(failed.json.error.code, 'STRATOS_OLLAMA_UNREACHABLE', failed.stdout);
+  assert.match(failed.json.error.message, /ECONNREFUSED.*ollama serve/);
+  const runs = await project.cli(['runs', 'list', '--json']);
+  const shown = await project.cli(['runs', 'show', runs.json.data.runs[0].runId, '--json']);
+  const node = shown.json.data.tree[0].children.find((child: {kind: string}) => child.kind === 'decision');
+  assert.equal(node.attributes['stratos.decision.attempts'], 1);
 });
 
 test('a 5xx on every attempt fails after four attempts; a 400 fails at once', async () => {

@@ -117,10 +117,20 @@ function boundFetch(endpoint: OllamaEndpoint, label: string, signal: AbortSignal
       response = await fetch(input, {...init, ...(signal === undefined ? {} : {signal})});
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
+      // A refused connection on this machine means no server is listening: waiting will not start one.
+      const refusedLocally = causeCode(error) === 'ECONNREFUSED' && isLoopbackUrl(endpoint.url);
       throw new StratosError(
         'STRATOS_OLLAMA_UNREACHABLE',
         `The Ollama server at ${endpoint.url} (from ${endpoint.source}) did not answer ${label}: ${causeText(error)}. Start it with 'ollama serve' or point baseUrl or OLLAMA_HOST at a running server; no other endpoint was tried.`,
-        {cause: error, details: {endpoint: endpoint.url, source: endpoint.source, request: label}},
+        {
+          cause: error,
+          details: {
+            endpoint: endpoint.url,
+            source: endpoint.source,
+            request: label,
+            ...(refusedLocally ? {refusedLocally: true} : {}),
+          },
+        },
       );
     }
     if (response.ok || response.headers.get('content-type')?.includes('application/json')) return response;
@@ -155,6 +165,17 @@ function toClientError(
     `The Ollama server at ${endpoint.url} did not complete ${label}: ${causeText(error)}`,
     {cause: error, details: {endpoint: endpoint.url, request: label}},
   );
+}
+
+function causeCode(error: unknown): string | undefined {
+  const code = (error as {cause?: {code?: unknown}} | undefined)?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** 127.0.0.0/8, `localhost` and `::1`: a server on this machine. */
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 function causeText(error: unknown): string {
