@@ -13,20 +13,27 @@ const message = z.object({
 export default workflow({
   input: z.strictObject({
     style: z.enum(['plain', 'conventional']).default('plain').describe('Subject style'),
+    diff: z
+      .string()
+      .optional()
+      .describe('A unified diff (git diff output) to describe instead of the staged change'),
   }),
   output: z.object({
     subject: z.string().describe('Subject line; empty when nothing is staged'),
     body: z.string().describe('Body text, or why there is no message'),
     files: z.array(z.string()).describe('The staged paths the message describes'),
   }),
-  async run({style}) {
-    // Ordinary code does what needs no judgment: reading the staged change.
+  async run({style, diff: given}) {
+    // Ordinary code does what needs no judgment: reading the change.
     const cwd = currentExecution().invocationDirectory;
     const git = async (...args: string[]) =>
       (await run('git', args, {cwd, maxBuffer: 16 * 1024 * 1024})).stdout;
-    const files = (await git('diff', '--staged', '--name-only')).split('\n').filter((line) => line !== '');
+    const files =
+      given === undefined
+        ? (await git('diff', '--staged', '--name-only')).split('\n').filter((line) => line !== '')
+        : filesOf(given);
     if (files.length === 0) return {subject: '', body: 'Nothing is staged: run git add first.', files};
-    const diff = await git('diff', '--staged', '--no-color', '--unified=3');
+    const diff = given ?? (await git('diff', '--staged', '--no-color', '--unified=3'));
 
     // The agent supplies the judgment: one structured answer, validated against `message`.
     const writer = createAgent('writer', {outputSchema: message});
@@ -37,3 +44,8 @@ export default workflow({
     return {...answer, files};
   },
 });
+
+/** The paths a unified diff changes, from its `diff --git a/<path> b/<path>` headers. */
+function filesOf(diff: string): string[] {
+  return [...diff.matchAll(/^diff --git a\/.+ b\/(.+)$/gm)].map((match) => match[1] as string);
+}
