@@ -4,10 +4,11 @@
 // One bundle serves the CLI and the authoring entries (`exports` points at it), so workflow code imported by the
 // CLI shares its module instances: one AsyncLocalStorage, one admission state, one secret registry.
 // Packages stay external; Node's built-ins are read with process.getBuiltinModule, without an ESM facade.
-import {readFileSync, rmSync} from 'node:fs';
+import {readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join, resolve} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {type ManualChunkMeta, type Plugin, rollup} from 'rollup';
+import {buildInputsStamp, hashBuildInputs} from './build-inputs.ts';
 
 const repo = resolve(import.meta.dirname, '..');
 const dist = join(repo, 'dist');
@@ -188,3 +189,5 @@ function builtinsWithoutFacades(): Plugin {
 }
 
 await bundle();
+// The last step of every build: what it was built from, for scripts/build-if-stale.ts.
+writeFileSync(buildInputsStamp, hashBuildInputs());
