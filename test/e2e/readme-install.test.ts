@@ -1,7 +1,9 @@
 // The README's install-from-source lines, run as written in a fresh clone of this repository, on the machine's own
-// npm and a PATH without this test's Node 24, with a new HOME. The clone's node_modules are hard links to this
-// checkout's (the same files `npm install` would download, without 2 GB of copying); `npm install` still runs and
-// checks them. Then the global `stratos` builds and runs the quickstart's workflow from a project folder.
+// npm and a PATH without this test's Node 24, with a new HOME. Two differences from a user's machine: npm's global
+// folder is a temporary one (npm_config_prefix), so the test writes nothing outside its folder, and the clone's
+// node_modules are hard links to this checkout's (the files `npm install` would download, without 2 GB of
+// copying); `npm install` still runs and checks them. Then the global `stratos` builds and runs the quickstart's
+// workflow from a project folder.
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import {existsSync, readFileSync, realpathSync} from 'node:fs';
@@ -26,10 +28,12 @@ function installLines(): string {
 }
 
 function shell(script: string, cwd: string) {
+  // stdin is not a socket: bash would take a socket for a remote shell and read the system bashrc.
   return spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
     cwd,
     env,
     encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 600_000,
   });
 }
@@ -46,8 +50,12 @@ before(async () => {
     )
     .filter((folder) => !existsSync(join(folder, 'node')) || folder.startsWith('/usr') || folder === '/bin')
     .join(':');
+  // npm reads its global configuration (such as the machine's CA file) from under the prefix unless told where.
+  const globalConfig = spawnSync('npm', ['config', 'get', 'globalconfig'], {encoding: 'utf8'}).stdout.trim();
   env = {
-    PATH: systemPath,
+    PATH: `${join(base, 'global', 'bin')}:${systemPath}`,
+    npm_config_prefix: join(base, 'global'),
+    npm_config_globalconfig: globalConfig,
     HOME: join(base, 'home'),
     STRATOS_HOME: join(base, 'stratos-home'),
     TMPDIR: tmpdir(),
@@ -95,9 +103,9 @@ export default workflow({
 });
 `,
   );
-  // The same PATH the README's lines set up, in a new shell: the global commands and Node 24 come first.
+  // The PATH the README's lines set up, in a new shell: the clone's Node 24 first, then the global commands.
   const ran = shell(
-    `export PATH="$HOME/.local/bin:$PATH"; node --version; stratos run greet --input '{"name":"Ada"}' --json`,
+    `export PATH="${join(base, 'stratos', 'node_modules', 'node', 'bin')}:$PATH"; node --version; stratos run greet --input '{"name":"Ada"}' --json`,
     project,
   );
   assert.equal(ran.status, 0, `${ran.stdout}\n${ran.stderr}`);
