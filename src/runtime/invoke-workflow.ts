@@ -22,6 +22,7 @@ import {
 } from '../telemetry/index.ts';
 import {RunWorktrees} from '../worktrees/run-worktrees.ts';
 import {AdmissionLimiter} from './admission.ts';
+import {watchRunningBody} from './running-bodies.ts';
 import {splitOverrides} from './split-overrides.ts';
 import {untilCancelled} from './until-cancelled.ts';
 
@@ -116,7 +117,8 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
     const returned = await runInExecutionContext(context, () =>
       telemetry.activate(() =>
         untilCancelled(context.abortController.signal, name, () =>
-          options.definition.run(validInput as never),
+          // An uncaught error, a process.exit call or a body that can never settle fails this run (running-bodies.ts).
+          watchRunningBody(context, options.parent, () => options.definition.run(validInput as never)),
         ),
       ),
     );
