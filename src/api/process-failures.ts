@@ -4,5 +4,9 @@
  * runs of this process are recorded failed when the process must exit on a failure no run could take.
  */
 
-export {failRunningWorkflows, isDelivered, type ProcessFailure} from '../runtime/running-bodies.ts';
+export {
+  failRunningWorkflows,
+  type ProcessFailure,
+  type ProcessFailureOutcome,
+} from '../runtime/running-bodies.ts';
 export {recordUnfinishedRunsFailed} from '../telemetry/artifacts/run-artifacts.ts';

@@ -27,10 +27,10 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     env: process.env,
     signal: controller.signal,
   };
-  const guard = guardProcess(
-    (error) => printFailure(argv, io, error),
-    (text) => stderr.write(text),
-  );
+  const guard = guardProcess({
+    fail: (error) => printFailure(argv, io, error),
+    report: (text) => stderr.write(redactOutputText(text)),
+  });
   const code = await main(argv, io);
   guard.commandEnded(code);
   // Exit once stdout has drained: a workflow's leftover timers or sockets must not keep the CLI alive.

@@ -22,7 +22,7 @@ import {
 } from '../telemetry/index.ts';
 import {RunWorktrees} from '../worktrees/run-worktrees.ts';
 import {AdmissionLimiter} from './admission.ts';
-import {watchRunningBody} from './running-bodies.ts';
+import {endRunningBody, watchRunningBody} from './running-bodies.ts';
 import {splitOverrides} from './split-overrides.ts';
 import {untilCancelled} from './until-cancelled.ts';
 
@@ -136,6 +136,8 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
   } catch (error) {
     outcome = {ok: false, error: asStratosError(error, name)};
   }
+  // A body still pending here (cancelled from outside) is no longer this run's: later failures are late ones.
+  endRunningBody(context);
   if (!outcome.ok) context.abortController.abort(outcome.error);
   const cleanupFailures = await context.resources.closeAll();
   // Worktrees: released once the top-level run and all its descendants have ended (src/worktrees/).

@@ -6,8 +6,9 @@
  * The process shell (the CLI) listens for those events and calls `failRunningWorkflows`; the invocation pipeline
  * wraps each body in `watchRunningBody`. The failure is attributed through the execution context the event
  * happened in (AsyncLocalStorage follows timers and promises): the run of that context, or its nearest running
- * ancestor when its own body has settled. Without a context, every running top-level body fails: there is no
- * way to tell which one the failure came from.
+ * ancestor when its own body has settled; a callback left behind by a run that has ended fails no other run (it
+ * is reported as late). Without a context, every running top-level body fails: there is no way to tell which one
+ * the failure came from. When the event loop drains, the innermost pending bodies fail: none of them can settle.
  */
 import type {ExecutionContext} from '../context/execution-context.ts';
 import {findExecutionContext} from '../context/execution-context.ts';
@@ -73,34 +74,59 @@ export function watchRunningBody<T>(
   });
 }
 
-/**
- * Fails the running workflows `failure` belongs to (see the module comment) and returns the errors they failed
- * with; empty when no body is running (the failure then belongs to the process, not to a run). An error this
- * function made earlier counts as already delivered and fails nothing again.
- */
-export function failRunningWorkflows(failure: ProcessFailure): StratosError[] {
-  if (failure.kind === 'uncaught' && isDelivered(failure.error)) return [failure.error as StratosError];
-  const targets = failure.kind === 'drained' ? innermostBodies() : bodiesOf(findExecutionContext());
-  return targets.map((body) => {
-    const error = failureError(failure, body.context.workflow.name);
-    delivered.add(error);
-    body.fail(error);
-    return error;
-  });
+/** What became of a failure the process saw. */
+export interface ProcessFailureOutcome {
+  /** The errors the runs it belonged to failed with; empty when no run took it. */
+  failed: StratosError[];
+  /**
+   * It came from a workflow whose run had already ended (a callback it left behind): no run is left to fail, and
+   * no other run is failed for it. The error describes it, to report as a warning.
+   */
+  late?: StratosError;
 }
 
-/** Whether `error` is one `failRunningWorkflows` already failed a run with. */
-export function isDelivered(error: unknown): boolean {
+/**
+ * Fails the running workflows `failure` belongs to (see the module comment). Neither `failed` nor `late` when it
+ * came from no workflow and no body is running: the failure then belongs to the process, not to a run. An error
+ * this function made earlier counts as already delivered and fails nothing again.
+ */
+export function failRunningWorkflows(failure: ProcessFailure): ProcessFailureOutcome {
+  if (failure.kind === 'uncaught' && isDelivered(failure.error)) {
+    return {failed: [failure.error as StratosError]};
+  }
+  if (failure.kind === 'drained') return {failed: innermostBodies().map((body) => failBody(body, failure))};
+  const context = findExecutionContext();
+  const own = context === undefined ? undefined : runningBodyOf(context);
+  if (own !== undefined) return {failed: [failBody(own, failure)]};
+  if (context !== undefined) {
+    const late = failureError(failure, context.workflow.name, true);
+    delivered.add(late);
+    return {failed: [], late};
+  }
+  const topLevel = [...running.values()].filter((body) => runningAncestor(body.context) === undefined);
+  return {failed: topLevel.map((body) => failBody(body, failure))};
+}
+
+/** The body of `context` is no longer running: its invocation has moved on (to cleanup) without it. */
+export function endRunningBody(context: ExecutionContext): void {
+  running.delete(context);
+}
+
+/** Whether `error` is one `failRunningWorkflows` already made. */
+function isDelivered(error: unknown): boolean {
   return typeof error === 'object' && error !== null && delivered.has(error);
 }
 
-/** The running body of `context`, else of its nearest running ancestor; without one, every top-level body. */
-function bodiesOf(context: ExecutionContext | undefined): RunningBody[] {
-  for (let current = context; current !== undefined; current = parents.get(current)) {
-    const body = running.get(current);
-    if (body !== undefined) return [body];
-  }
-  return [...running.values()].filter((body) => runningAncestor(body.context) === undefined);
+function failBody(body: RunningBody, failure: ProcessFailure): StratosError {
+  const error = failureError(failure, body.context.workflow.name, false);
+  delivered.add(error);
+  body.fail(error);
+  return error;
+}
+
+/** The running body of `context`, else of its nearest running ancestor. */
+function runningBodyOf(context: ExecutionContext): RunningBody | undefined {
+  return running.get(context) ?? runningAncestor(context);
 }
 
 /**
@@ -125,7 +151,8 @@ function runningAncestor(context: ExecutionContext): RunningBody | undefined {
   return undefined;
 }
 
-function failureError(failure: ProcessFailure, workflow: string): StratosError {
+function failureError(failure: ProcessFailure, workflow: string, late: boolean): StratosError {
+  const when = late ? ' after its run had ended' : '';
   switch (failure.kind) {
     case 'drained':
       return new StratosError(
@@ -141,14 +168,16 @@ function failureError(failure: ProcessFailure, workflow: string): StratosError {
           : 'rejected a promise that nothing handled';
       return new StratosError(
         'STRATOS_RUN_UNCAUGHT_ERROR',
-        `Workflow '${workflow}' failed: its code ${what} (${message}). Await that work inside run, or catch its error, so the run can fail or recover on its own.`,
+        late
+          ? `Workflow '${workflow}' ${what}${when} (${message}); it was ignored. Await all work inside run, or catch its error.`
+          : `Workflow '${workflow}' failed: its code ${what} (${message}). Await that work inside run, or catch its error, so the run can fail or recover on its own.`,
         {cause: failure.error, details: {workflow, origin: failure.origin}},
       );
     }
     case 'exit':
       return new StratosError(
         'STRATOS_RUN_PROCESS_EXIT',
-        `Workflow '${workflow}' called process.exit(${String(failure.code ?? '')}) while it was running; Stratos refuses it so that the run is cleaned up, recorded and reported. Return the output, or throw an error to fail the run.`,
+        `Workflow '${workflow}' called process.exit(${String(failure.code ?? '')})${late ? when : ' while it was running'}; Stratos refuses it so that the run is cleaned up, recorded and reported. Return the output, or throw an error to fail the run.`,
         {details: {workflow, exitCode: exitCodeOf(failure.code)}},
       );
   }

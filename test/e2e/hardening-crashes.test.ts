@@ -11,7 +11,7 @@ import {createTempProject, manifest, type TempProject} from '../helpers/temp-pro
 
 let project: TempProject;
 
-const flakySource = `import {writeFileSync} from 'node:fs';
+const flakySource = `import {existsSync, writeFileSync} from 'node:fs';
 import {workflow} from '@stratoscli/stratos';
 import {z} from 'zod';
 
@@ -21,7 +21,8 @@ const forever = () => new Promise(() => {});
 
 export default workflow({
   input: z.strictObject({
-    mode: z.enum(['ok', 'hang', 'timer-throw', 'rejection', 'sleep', 'exit', 'exit-swallowed', 'exit-timer'])
+    mode: z
+      .enum(['ok', 'hang', 'timer-throw', 'rejection', 'sleep', 'exit', 'exit-swallowed', 'exit-timer', 'late-throw', 'wait-late'])
       .describe('How to misbehave'),
   }),
   output: z.object({mode: z.string().describe('The mode it ran in')}),
@@ -55,6 +56,19 @@ export default workflow({
     if (mode === 'exit-timer') {
       setTimeout(() => process.exit(0));
       await forever();
+    }
+    if (mode === 'late-throw') {
+      // Left behind: throws once another run is running, after this run has ended.
+      const poll = setInterval(() => {
+        if (!existsSync('waiting-for-late')) return;
+        clearInterval(poll);
+        writeFileSync('late-thrown', '');
+        throw new Error('thrown after the run ended');
+      }, 10);
+    }
+    if (mode === 'wait-late') {
+      writeFileSync('waiting-for-late', '');
+      while (!existsSync('late-thrown')) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     return {mode};
   },
@@ -307,6 +321,22 @@ test('stratos test reports each misbehaving case as errored with its code, in on
     ok: 'passed',
     'timer-throw': 'errored STRATOS_RUN_UNCAUGHT_ERROR',
   });
+});
+
+test('an error thrown after its run ended is a warning, and fails no other run', async () => {
+  await project.writeWorkflow('late', {
+    'workflow.yaml': manifest('late'),
+    'workflow.ts': flakySource,
+    'tests/a-late-throw.yaml': 'input: {mode: late-throw}\noutput: {mode: late-throw}\n',
+    'tests/b-wait-late.yaml': 'input: {mode: wait-late}\noutput: {mode: wait-late}\n',
+  });
+  const result = await project.cli(['test', 'late', '--json']);
+  assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+  assert.equal(result.json.data.summary.passed, 2, result.stdout);
+  assert.match(
+    result.stderr,
+    /warning STRATOS_RUN_UNCAUGHT_ERROR: Workflow 'late' threw an exception that nothing caught after its run had ended \(thrown after the run ended\)/,
+  );
 });
 
 test('no run of these commands is left running', async () => {
