@@ -1,8 +1,8 @@
 // Hardening, no raw crash, through the real CLI: a run that can never settle, an uncaught exception or unhandled
 // rejection in workflow code, an output that cannot be written as JSON and a process.exit call each end the command
 // with its one result (one envelope on stdout under --json), exit code 1 and a final run.json; the failure is the
-// run's own (a child's, when it came from the child), the run's owned work is still cleaned up, and `stratos test`
-// reports such cases as errored.
+// run's own (a child's, when it came from the child), the run's owned work is still cleaned up, `stratos test`
+// reports such cases as errored, and one left behind by a run that has ended is a warning that fails no other run.
 import assert from 'node:assert/strict';
 import {readdir, readFile} from 'node:fs/promises';
 import {join} from 'node:path';
