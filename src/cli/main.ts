@@ -27,16 +27,7 @@ export interface CliIo {
 
 /** Runs one CLI command and returns its exit code: 0 on success or warnings only, 1 on failure. */
 export async function main(argv: readonly string[], cliIo: CliIo): Promise<number> {
-  const json = argv.includes('--json');
-  // Every text this command prints passes the redactor the run artifacts use: no resolved secret reaches output.
-  // Readable text also has its control characters escaped (the envelope is JSON, escaped already).
-  const io: CliIo = {
-    ...cliIo,
-    stdout: (text) => cliIo.stdout(json ? redactOutputText(text) : escapeControls(redactOutputText(text))),
-    stderr: (text) => cliIo.stderr(escapeControls(redactOutputText(text))),
-  };
-  // One painter styles both streams, so color needs both on a terminal: `stratos list > file` stays plain.
-  const paint = createPainter({isTTY: io.stderrIsTTY && io.stdoutIsTTY !== false && !json}, io.env);
+  const {json, io, paint} = openOutput(argv, cliIo);
   const words = argv.filter((arg) => !arg.startsWith('-'));
   if (argv.length === 0 || (words.length === 0 && (argv.includes('--help') || argv.includes('-h')))) {
     io.stdout(rootHelp());
@@ -79,20 +70,56 @@ export async function main(argv: readonly string[], cliIo: CliIo): Promise<numbe
     const handler = await found.spec.load();
     return render(await handler(parsed, context), json, io, paint);
   } catch (error) {
-    const stratosError = isStratosError(error)
-      ? error
-      : new StratosError(
-          'STRATOS_INTERNAL',
-          `Unexpected error: ${error instanceof Error ? error.message : String(error)}`,
-          {
-            cause: error,
-          },
-        );
-    if (stratosError.code === 'STRATOS_INTERNAL' && error instanceof Error && error.stack !== undefined) {
-      io.stderr(`${error.stack}\n`);
-    }
-    return render({ok: false, error: stratosError, warnings: []}, json, io, paint);
+    return renderFailure(error, json, io, paint);
   }
+}
+
+/**
+ * Prints `error` as the command's failure, the one envelope in --json mode, and returns the exit code (1): for the
+ * process shell, when the command fails outside its own flow (an uncaught error no workflow run could take).
+ */
+export function printFailure(argv: readonly string[], cliIo: CliIo, error: unknown): number {
+  const {json, io, paint} = openOutput(argv, cliIo);
+  return renderFailure(error, json, io, paint);
+}
+
+/** The command's output channels: redacted, control characters escaped in readable text, and its painter. */
+function openOutput(
+  argv: readonly string[],
+  cliIo: CliIo,
+): {json: boolean; io: CliIo; paint: ReturnType<typeof createPainter>} {
+  const json = argv.includes('--json');
+  // Every text this command prints passes the redactor the run artifacts use: no resolved secret reaches output.
+  // Readable text also has its control characters escaped (the envelope is JSON, escaped already).
+  const io: CliIo = {
+    ...cliIo,
+    stdout: (text) => cliIo.stdout(json ? redactOutputText(text) : escapeControls(redactOutputText(text))),
+    stderr: (text) => cliIo.stderr(escapeControls(redactOutputText(text))),
+  };
+  // One painter styles both streams, so color needs both on a terminal: `stratos list > file` stays plain.
+  const paint = createPainter({isTTY: io.stderrIsTTY && io.stdoutIsTTY !== false && !json}, io.env);
+  return {json, io, paint};
+}
+
+function renderFailure(
+  error: unknown,
+  json: boolean,
+  io: CliIo,
+  paint: ReturnType<typeof createPainter>,
+): number {
+  const stratosError = isStratosError(error)
+    ? error
+    : new StratosError(
+        'STRATOS_INTERNAL',
+        `Unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+        {
+          cause: error,
+        },
+      );
+  if (stratosError.code === 'STRATOS_INTERNAL' && error instanceof Error && error.stack !== undefined) {
+    io.stderr(`${error.stack}\n`);
+  }
+  return render({ok: false, error: stratosError, warnings: []}, json, io, paint);
 }
 
 function render(

@@ -1,11 +1,13 @@
 /**
  * The process-level shell around `main`: stdout and stderr (output/process-output.ts), SIGINT/SIGTERM
- * cancellation, stdout kept clean in --json mode, every output channel redacted.
+ * cancellation, stdout kept clean in --json mode, every output channel redacted, and no raw crash or early exit
+ * while a command runs (process-guard.ts).
  */
 import {redactOutputText, registerEnvironmentSecrets} from '../api/output-redaction.ts';
 import {StratosError} from '../errors/index.ts';
-import {main} from './main.ts';
+import {type CliIo, main, printFailure} from './main.ts';
 import {openProcessOutput} from './output/process-output.ts';
+import {exitProcess, guardProcess} from './process-guard.ts';
 
 export async function runCli(argv: readonly string[]): Promise<void> {
   registerEnvironmentSecrets(process.env);
@@ -16,7 +18,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   const stdout = openProcessOutput('stdout', (write) => redactingWrite(json ? stderr.streamWrite() : write));
   const controller = new AbortController();
   listenForCancellation(controller, (text) => stderr.write(text));
-  const code = await main(argv, {
+  const io: CliIo = {
     stdout: (text) => stdout.write(text),
     stderr: (text) => stderr.write(text),
     stderrIsTTY: stderr.isTTY,
@@ -24,9 +26,15 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     cwd: process.cwd(),
     env: process.env,
     signal: controller.signal,
+  };
+  const guard = guardProcess({
+    fail: (error) => printFailure(argv, io, error),
+    report: (text) => stderr.write(redactOutputText(text)),
   });
+  const code = await main(argv, io);
+  guard.commandEnded(code);
   // Exit once stdout has drained: a workflow's leftover timers or sockets must not keep the CLI alive.
-  stdout.flush(() => process.exit(code));
+  stdout.flush(() => exitProcess(code));
 }
 
 /** A stream write that replaces known secrets in text chunks (a Buffer is decoded as UTF-8 first). */
@@ -70,7 +78,7 @@ function listenForCancellation(controller: AbortController, stderr: (text: strin
       )
       .finally(() => {
         stderr(`Cancelled by a second ${signal}; exiting now.\n`);
-        process.exit(exitCodes[signal]);
+        exitProcess(exitCodes[signal]);
       });
   };
   process.on('SIGINT', () => onSignal('SIGINT'));

@@ -5,7 +5,7 @@
 import {z} from 'zod';
 import type {ContractSide} from './contract-rules.ts';
 import type {WorkflowDefinition} from './define-workflow.ts';
-import {findJsonValueProblem} from './json-value-limits.ts';
+import {toJsonValue} from './json-value-limits.ts';
 import {appendKey, formatIssuePath, sidePath} from './schema-path.ts';
 
 /** One reason a value was rejected. `path` is dotted (`options.items[2].id`); `''` is the value itself. */
@@ -35,7 +35,10 @@ export function validateWorkflowInput<I extends z.core.$ZodType, O extends z.cor
   return validateSide(definition.input, value, 'input');
 }
 
-/** Validates the value `run` returned (after awaiting it) against the output schema. */
+/**
+ * Validates the value `run` returned (after awaiting it) against the output schema. The value validated, and
+ * returned, is its JSON form (see json-value-limits.ts).
+ */
 export function validateWorkflowOutput<I extends z.core.$ZodType, O extends z.core.$ZodType>(
   definition: WorkflowDefinition<I, O>,
   value: unknown,
@@ -61,11 +64,13 @@ async function validateSide<S extends z.core.$ZodType>(
   value: unknown,
   side: ContractSide,
 ): Promise<ValidationResult<z.output<S>>> {
-  // A value too deep (or cyclic) for JSON fails here, before Zod or JSON.stringify can overflow the stack.
-  const problem = findJsonValueProblem(value);
-  if (problem !== undefined) return {ok: false, issues: [problem]};
+  // The value is converted to its JSON form once, here: what cannot be written as JSON (too deep, cyclic, a BigInt,
+  // a function, a throwing toJSON) fails with its path before Zod, and what is validated is what is then recorded,
+  // returned and printed, so nothing can fail to serialize after the run was recorded.
+  const json = toJsonValue(value);
+  if (!json.ok) return {ok: false, issues: [json.issue]};
   // reportInput tells a missing field (input undefined) from a wrong one; the values never reach messages.
-  const result = await z.safeParseAsync(schema, value, {reportInput: true});
+  const result = await z.safeParseAsync(schema, json.value, {reportInput: true});
   if (result.success) return {ok: true, value: result.data as z.output<S>};
   return {ok: false, issues: result.error.issues.flatMap((issue) => toValidationIssues(issue, side))};
 }

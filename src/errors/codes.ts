@@ -76,6 +76,11 @@ export const errorCodes = {
   STRATOS_OUTPUT_INVALID: 'The value run returned does not match the output schema.',
   STRATOS_RUN_FAILED: 'The workflow run function threw.',
   STRATOS_RUN_CANCELLED: 'The run was cancelled (SIGINT, SIGTERM or its parent ended).',
+  STRATOS_RUN_NEVER_SETTLED:
+    'The workflow run function never settled: the process had nothing left to wait for while it was pending.',
+  STRATOS_RUN_UNCAUGHT_ERROR:
+    'Workflow code threw an exception or rejected a promise that nothing handled while the run was in progress.',
+  STRATOS_RUN_PROCESS_EXIT: 'Workflow code called process.exit during a command; Stratos refuses it.',
   STRATOS_RUN_INTERRUPTED:
     'The process running the workflow ended (killed or crashed) before it recorded a result.',
   STRATOS_RUNTIME_NO_CONTEXT: 'An execution primitive was called outside a running workflow.',

@@ -22,6 +22,7 @@ import {
 } from '../telemetry/index.ts';
 import {RunWorktrees} from '../worktrees/run-worktrees.ts';
 import {AdmissionLimiter} from './admission.ts';
+import {endRunningBody, watchRunningBody} from './running-bodies.ts';
 import {splitOverrides} from './split-overrides.ts';
 import {untilCancelled} from './until-cancelled.ts';
 
@@ -116,7 +117,8 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
     const returned = await runInExecutionContext(context, () =>
       telemetry.activate(() =>
         untilCancelled(context.abortController.signal, name, () =>
-          options.definition.run(validInput as never),
+          // An uncaught error, a process.exit call or a body that can never settle fails this run (running-bodies.ts).
+          watchRunningBody(context, options.parent, () => options.definition.run(validInput as never)),
         ),
       ),
     );
@@ -134,6 +136,8 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
   } catch (error) {
     outcome = {ok: false, error: asStratosError(error, name)};
   }
+  // A body still pending here (cancelled from outside) is no longer this run's: later failures are late ones.
+  endRunningBody(context);
   if (!outcome.ok) context.abortController.abort(outcome.error);
   const cleanupFailures = await context.resources.closeAll();
   // Worktrees: released once the top-level run and all its descendants have ended (src/worktrees/).

@@ -19,7 +19,15 @@ const unfinished = new Set<RunArtifacts>();
  * exit at once (a second SIGINT or SIGTERM), so no run it leaves behind says `running`.
  */
 export function recordUnfinishedRunsCancelled(error: {code: string; message: string}): void {
-  for (const run of unfinished) run.recordCancelledSync(error);
+  for (const run of unfinished) run.recordEndedSync('cancelled', error);
+}
+
+/**
+ * Writes run.json of every unfinished run of this process as `failed`, synchronously: for a process about to exit
+ * on a failure that no run could take as its own (an uncaught error outside any workflow body).
+ */
+export function recordUnfinishedRunsFailed(error: {code: string; message: string}): void {
+  for (const run of unfinished) run.recordEndedSync('failed', error);
 }
 
 export class RunArtifacts {
@@ -76,13 +84,13 @@ export class RunArtifacts {
     unfinished.delete(this);
   }
 
-  /** The final record as `cancelled`, written at once without waiting for the run's own end (see above). */
-  recordCancelledSync(error: {code: string; message: string}): void {
+  /** The final record as `cancelled` or `failed`, written at once without waiting for the run's own end. */
+  recordEndedSync(status: 'cancelled' | 'failed', error: {code: string; message: string}): void {
     unfinished.delete(this);
     const endedAt = new Date();
     const record: RunRecord = {
       ...this.#record,
-      status: 'cancelled',
+      status,
       endedAt: endedAt.toISOString(),
       durationMs: Math.max(0, endedAt.getTime() - Date.parse(this.#record.startedAt)),
       error,
