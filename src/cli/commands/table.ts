@@ -225,6 +225,24 @@ commands.push(
   },
 );
 
+// Getting started
+commands.push({
+  name: 'new',
+  summary: 'Create a workflow from a template, ready to build and test.',
+  example: 'stratos new greet --template agent',
+  positionals: ['name'],
+  options: {
+    json: jsonOption,
+    template: {
+      type: 'string',
+      value: 'template',
+      choices: workflowTemplates,
+      description: `The starting point: ${workflowTemplates.join(', ')}; default basic.`,
+    },
+  },
+  load: async () => (await import('./new.ts')).newCommand,
+});
+
 /** The resource groups (`stratos <group> <action>`): the summary their help and the root help show. */
 export const commandGroups: Record<string, string> = {
   mcp: 'The MCP servers workflows declare, and their sign-in',
