@@ -225,23 +225,33 @@ commands.push(
   },
 );
 
-// Getting started
-commands.push({
-  name: 'new',
-  summary: 'Create a workflow from a template, ready to build and test.',
-  example: 'stratos new greet --template agent',
-  positionals: ['name'],
-  options: {
-    json: jsonOption,
-    template: {
-      type: 'string',
-      value: 'template',
-      choices: workflowTemplates,
-      description: `The starting point: ${workflowTemplates.join(', ')}; default basic.`,
+// Getting started and checking the setup
+commands.push(
+  {
+    name: 'new',
+    summary: 'Create a workflow from a template, ready to build and test.',
+    example: 'stratos new greet --template agent',
+    positionals: ['name'],
+    options: {
+      json: jsonOption,
+      template: {
+        type: 'string',
+        value: 'template',
+        choices: workflowTemplates,
+        description: `The starting point: ${workflowTemplates.join(', ')}; default basic.`,
+      },
     },
+    load: async () => (await import('./new.ts')).newCommand,
   },
-  load: async () => (await import('./new.ts')).newCommand,
-});
+  {
+    name: 'doctor',
+    summary: 'Check Node, harnesses, Ollama, skill links and workflows, with fixes.',
+    example: 'stratos doctor',
+    positionals: [],
+    options: {json: jsonOption},
+    load: async () => (await import('./doctor.ts')).doctorCommand,
+  },
+);
 
 /** The resource groups (`stratos <group> <action>`): the summary their help and the root help show. */
 export const commandGroups: Record<string, string> = {
@@ -252,7 +262,7 @@ export const commandGroups: Record<string, string> = {
   tools: "Each harness's built-in tool names",
 };
 
-/** Top-level commands the root help lists under "Setup" rather than "Workflows". */
+/** Top-level commands the root help lists with the groups ("More") rather than under "Workflows". */
 export const setupCommands: readonly string[] = ['doctor', 'completion'];
 
 export function findCommand(words: readonly string[]): {spec: CommandSpec; consumed: number} | undefined {
