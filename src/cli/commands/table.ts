@@ -251,6 +251,25 @@ commands.push(
     options: {json: jsonOption},
     load: async () => (await import('./doctor.ts')).doctorCommand,
   },
+  {
+    name: 'completion',
+    summary: 'Print the shell completion script for bash, zsh or fish.',
+    example: 'stratos completion bash >> ~/.bashrc',
+    positionals: ['shell'],
+    positionalChoices: {shell: completionShells},
+    options: {json: jsonOption},
+    load: async () => (await import('./completion.ts')).completionCommand,
+  },
+  {
+    name: '__complete',
+    summary: 'Print the completion candidates for the words after the program name (used by the scripts).',
+    example: 'stratos __complete -- run gr',
+    positionals: [],
+    options: {},
+    hidden: true,
+    passThrough: true,
+    load: async () => (await import('./complete.ts')).completeCommand,
+  },
 );
 
 /** The resource groups (`stratos <group> <action>`): the summary their help and the root help show. */
