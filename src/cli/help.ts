@@ -9,6 +9,7 @@ import type {CommandSpec} from './command.ts';
 import {commandGroups, commands, listGroupCommands, setupCommands} from './commands/table.ts';
 import {formatFlag, formatUsage} from './usage.ts';
 
+/** The bundled skill that root help prints after the command summary. */
 export const skillPath = join(packageDirectory, 'skills', 'stratos-workflows', 'SKILL.md');
 
 /** The line between the command summary and the skill: the summary above it fits one terminal screen. */
@@ -52,6 +53,7 @@ export function readRootHelp() {
   };
 }
 
+/** Root help as text: the one-screen summary, the divider, the skill's path, then the skill itself. */
 export function rootHelp(): string {
   const help = readRootHelp();
   const width = Math.max(...help.sections.flatMap((s) => s.entries.map((e) => e.name.length)));
@@ -105,6 +107,7 @@ export function describeCommand(spec: CommandSpec) {
   };
 }
 
+/** One command's help as text: summary, usage, options, example. */
 export function commandHelp(spec: CommandSpec): string {
   const help = describeCommand(spec);
   return [
@@ -136,6 +139,7 @@ export function describeGroup(group: string) {
   };
 }
 
+/** A group's help as text: its summary, usage and each action with its summary. */
 export function groupHelp(group: string): string {
   const help = describeGroup(group);
   const width = Math.max(...help.commands.map((c) => c.action.length));
