@@ -16,6 +16,8 @@ export interface WorkflowSummary {
 export interface ListWorkflowsResult {
   workflows: WorkflowSummary[];
   problems: Diagnostic[];
+  /** Where discovery looked, in search order: the project root, then the user root. */
+  roots: {kind: 'project' | 'user'; directory: string}[];
 }
 
 /** The catalog: names, short descriptions and build freshness. Builds, installs and connects nothing. */
@@ -35,5 +37,12 @@ export async function listWorkflows(options: HostOptions = {}): Promise<ListWork
       };
     }),
   );
-  return {workflows, problems: discovery.problems};
+  return {
+    workflows,
+    problems: discovery.problems,
+    roots: discovery.roots.map((root) => ({
+      kind: root.kind as 'project' | 'user',
+      directory: root.directory,
+    })),
+  };
 }

@@ -9,16 +9,31 @@ export interface OptionSpec {
   description: string;
   /** Shown in help as `--name <value>`. */
   value?: string;
+  /** The command cannot run without it: shown in the usage without brackets. */
+  required?: boolean;
+  /** The values it accepts, offered by shell completion (`--template basic|mcp|...`). */
+  choices?: readonly string[];
+  /** Another way to pass the positional target (`--name`): left out of the usage line, kept in the options. */
+  aliasOfTarget?: boolean;
 }
 
 export interface CommandSpec {
   /** `run`, or `mcp list` for a resource/action command. */
   name: string;
   summary: string;
-  usage: string;
+  /** One typical invocation, shown by help (`stratos run greet --input '{"name":"Ada"}'`). */
+  example: string;
   /** Names of the positional arguments, in order; a trailing `?` marks an optional one. */
   positionals: string[];
+  /** Values a positional accepts (`completion`'s shell), offered by shell completion; keyed by its name. */
+  positionalChoices?: Record<string, readonly string[]>;
   options: Record<string, OptionSpec>;
+  /** Options that exclude each other, shown in the usage as `(--a <x> | --b)`, or `[...]` when none is needed. */
+  oneOf?: {options: string[]; required: boolean};
+  /** Left out of help and completion: the shell completion's callback (`__complete`). */
+  hidden?: boolean;
+  /** Receives every argument after its name as a positional, unparsed (the words being completed). */
+  passThrough?: boolean;
   /** Loaded only when the command runs, so help and other commands do not pay for it. */
   load(): Promise<CommandHandler>;
 }
@@ -56,5 +71,6 @@ export const jsonOption: OptionSpec = {type: 'boolean', description: 'Print one 
 export const nameOption: OptionSpec = {
   type: 'string',
   value: 'workflow',
+  aliasOfTarget: true,
   description: 'The workflow name or folder path (same as the positional target).',
 };

@@ -2,17 +2,18 @@
  * argv -> command -> api call -> output. The only module that writes stdout/stderr or decides the exit code.
  * In --json mode stdout carries exactly one envelope: everything else the process prints goes to stderr.
  */
-import {parseArgs} from 'node:util';
 import {redactOutputText, redactOutputValue} from '../api/output-redaction.ts';
 import {isStratosError, StratosError} from '../errors/index.ts';
+import {formatSuggestions, suggestClosest} from '../internal/edit-distance.ts';
 import {packageVersion} from '../internal/package-info.ts';
-import type {CommandContext, CommandOutput, CommandSpec, ParsedCommand} from './command.ts';
-import {findCommand} from './commands/table.ts';
-import {commandHelp, rootHelp} from './help.ts';
+import type {CommandContext, CommandOutput} from './command.ts';
+import {commandGroups, findCommand, listFirstWords, listGroupCommands} from './commands/table.ts';
+import {commandHelp, describeCommand, describeGroup, groupHelp, readRootHelp, rootHelp} from './help.ts';
 import {failureEnvelope, successEnvelope} from './output/envelope.ts';
 import {formatDiagnostic} from './output/format-diagnostic.ts';
 import {formatError} from './output/print-error.ts';
 import {createPainter, escapeControls} from './output/style.ts';
+import {parseCommand} from './parse-command.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -29,10 +30,6 @@ export interface CliIo {
 export async function main(argv: readonly string[], cliIo: CliIo): Promise<number> {
   const {json, io, paint} = openOutput(argv, cliIo);
   const words = argv.filter((arg) => !arg.startsWith('-'));
-  if (argv.length === 0 || (words.length === 0 && (argv.includes('--help') || argv.includes('-h')))) {
-    io.stdout(rootHelp());
-    return 0;
-  }
   if (words.length === 0 && argv.includes('--version')) {
     io.stdout(
       json
@@ -41,20 +38,38 @@ export async function main(argv: readonly string[], cliIo: CliIo): Promise<numbe
     );
     return 0;
   }
-  const found = findCommand(argv[0] === 'help' ? argv.slice(1) : argv);
+  const lookup = argv[0] === 'help' ? argv.slice(1) : argv;
   try {
-    if (found === undefined) {
-      throw new StratosError(
-        'STRATOS_CLI_USAGE',
-        `Unknown command '${argv.filter((a) => !a.startsWith('-')).join(' ') || argv.join(' ')}'. Run 'stratos --help' for the list of commands.`,
-      );
-    }
-    const rest = argv.slice(found.consumed);
-    if (argv[0] === 'help' || rest.includes('--help') || rest.includes('-h')) {
-      io.stdout(commandHelp(found.spec));
+    if (lookup.every((arg) => rootFlags.includes(arg))) {
+      io.stdout(json ? `${JSON.stringify(successEnvelope('Stratos help', readRootHelp()))}\n` : rootHelp());
       return 0;
     }
-    const parsed = parseCommand(found.spec, rest);
+    const found = findCommand(lookup);
+    if (found === undefined) {
+      const group = lookup[0]!;
+      if (commandGroups[group] !== undefined && lookup.slice(1).every((arg) => rootFlags.includes(arg))) {
+        // `stratos mcp` alone is a question about the group: its help, like `stratos` alone prints root help.
+        io.stdout(
+          json
+            ? `${JSON.stringify(successEnvelope(`Help for 'stratos ${group}'`, describeGroup(group)))}\n`
+            : groupHelp(group),
+        );
+        return 0;
+      }
+      throw unknownCommand(lookup);
+    }
+    const rest = argv.slice(argv.length - lookup.length + found.consumed);
+    if (!found.spec.passThrough && (argv[0] === 'help' || rest.includes('--help') || rest.includes('-h'))) {
+      io.stdout(
+        json
+          ? `${JSON.stringify(successEnvelope(`Help for 'stratos ${found.spec.name}'`, describeCommand(found.spec)))}\n`
+          : commandHelp(found.spec),
+      );
+      return 0;
+    }
+    const parsed = found.spec.passThrough
+      ? {positionals: rest[0] === '--' ? rest.slice(1) : rest, values: {}}
+      : parseCommand(found.spec, rest);
     const context: CommandContext = {
       json,
       cwd: io.cwd,
@@ -88,7 +103,8 @@ function openOutput(
   argv: readonly string[],
   cliIo: CliIo,
 ): {json: boolean; io: CliIo; paint: ReturnType<typeof createPainter>} {
-  const json = argv.includes('--json');
+  // The completion callback gets the words being typed, which may well contain --json.
+  const json = argv[0] !== completeCommandName && argv.includes('--json');
   // Every text this command prints passes the redactor the run artifacts use: no resolved secret reaches output.
   // Readable text also has its control characters escaped (the envelope is JSON, escaped already).
   const io: CliIo = {
@@ -122,6 +138,49 @@ function renderFailure(
   return render({ok: false, error: stratosError, warnings: []}, json, io, paint);
 }
 
+/** What `stratos` alone takes: with only these, it prints the root help. */
+const rootFlags = ['--help', '-h', '--json'];
+const completeCommandName = '__complete';
+
+/**
+ * The usage error for words that name no command, with the closest command (or group action) when one is near:
+ * `stratos rum greet` -> `Unknown command 'rum'. Did you mean 'run'?`.
+ */
+function unknownCommand(lookup: readonly string[]): StratosError {
+  const [first, second] = lookup;
+  if (first!.startsWith('-')) {
+    const suggestions = suggestClosest(first!, [...rootFlags, '--version']);
+    return new StratosError(
+      'STRATOS_CLI_USAGE',
+      `Unknown option '${first}'.${formatSuggestions(suggestions)} Run 'stratos --help' for the commands and options.`,
+      {details: {option: first, suggestions}},
+    );
+  }
+  if (commandGroups[first!] !== undefined && second!.startsWith('-')) {
+    const suggestions = suggestClosest(second!, rootFlags);
+    return new StratosError(
+      'STRATOS_CLI_USAGE',
+      `Unknown option '${second}' for 'stratos ${first}'.${formatSuggestions(suggestions)} Run 'stratos ${first} --help' for its actions.`,
+      {details: {option: second, suggestions}},
+    );
+  }
+  if (commandGroups[first!] !== undefined) {
+    const actions = listGroupCommands(first!).map((spec) => spec.name);
+    const suggestions = suggestClosest(`${first} ${second}`, actions);
+    return new StratosError(
+      'STRATOS_CLI_USAGE',
+      `Unknown command '${first} ${second}'.${formatSuggestions(suggestions)} Run 'stratos ${first} --help' for its actions.`,
+      {details: {command: `${first} ${second}`, suggestions}},
+    );
+  }
+  const suggestions = suggestClosest(first!, listFirstWords());
+  return new StratosError(
+    'STRATOS_CLI_USAGE',
+    `Unknown command '${first}'.${formatSuggestions(suggestions)} Run 'stratos --help' for the list of commands.`,
+    {details: {command: first, suggestions}},
+  );
+}
+
 function render(
   output: CommandOutput,
   json: boolean,
@@ -148,50 +207,4 @@ function render(
   if (output.human !== undefined) io.stderr(output.human);
   io.stderr(formatError(output.error, paint));
   return 1;
-}
-
-function parseCommand(spec: CommandSpec, args: string[]): ParsedCommand {
-  const options = Object.fromEntries(
-    Object.entries(spec.options).map(([name, option]) => [
-      name,
-      option.short === undefined ? {type: option.type} : {type: option.type, short: option.short},
-    ]),
-  );
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({args, options, allowPositionals: true, strict: true, tokens: true});
-  } catch (error) {
-    throw new StratosError(
-      'STRATOS_CLI_USAGE',
-      `${error instanceof Error ? error.message : String(error)} Usage: ${spec.usage}`,
-      {cause: error},
-    );
-  }
-  // A value option given twice would silently keep the last one: say so instead.
-  const seen = new Set<string>();
-  for (const token of parsed.tokens ?? []) {
-    if (token.kind !== 'option' || spec.options[token.name]?.type !== 'string') continue;
-    if (seen.has(token.name)) {
-      throw new StratosError(
-        'STRATOS_CLI_USAGE',
-        `--${token.name} was given more than once; pass it once. Usage: ${spec.usage}`,
-      );
-    }
-    seen.add(token.name);
-  }
-  if (parsed.positionals.length > spec.positionals.length) {
-    throw new StratosError(
-      'STRATOS_CLI_USAGE',
-      `Too many arguments for 'stratos ${spec.name}': ${parsed.positionals.join(' ')}. Usage: ${spec.usage}`,
-    );
-  }
-  const target = parsed.positionals[0];
-  const name = parsed.values.name;
-  if (target !== undefined && typeof name === 'string' && name !== target) {
-    throw new StratosError(
-      'STRATOS_CLI_USAGE',
-      `The target '${target}' and --name '${name}' differ; they mean the same thing, so pass one of them.`,
-    );
-  }
-  return {positionals: parsed.positionals, values: parsed.values as ParsedCommand['values']};
 }

@@ -3,6 +3,7 @@ import {existsSync} from 'node:fs';
 import {dirname} from 'node:path';
 import {StratosError} from '../errors/index.ts';
 import {resolveConfiguredPath} from '../internal/configured-path.ts';
+import {formatSuggestions, suggestClosest} from '../internal/edit-distance.ts';
 import {readWorkflowFolder} from './discover-workflows.ts';
 import type {DiscoveryResult, WorkflowHandle} from './types.ts';
 
@@ -20,10 +21,14 @@ export async function resolveWorkflow(
   const matches = discovery.workflows.filter((w) => w.name === target);
   if (matches.length === 0) {
     const where = discovery.roots.map((r) => r.directory).join(' or ');
+    const suggestions = suggestClosest(
+      target,
+      discovery.workflows.map((w) => w.name),
+    );
     throw new StratosError(
       'STRATOS_WORKFLOW_NOT_FOUND',
-      `Workflow '${target}' was not found in ${where}. Run 'stratos list' to see the discovered workflows.`,
-      {details: {target, roots: discovery.roots.map((r) => r.directory)}},
+      `Workflow '${target}' was not found in ${where}.${formatSuggestions(suggestions)} Run 'stratos list' to see the discovered workflows.`,
+      {details: {target, roots: discovery.roots.map((r) => r.directory), suggestions}},
     );
   }
   const roots = new Set(matches.map((m) => m.root.directory));

@@ -290,6 +290,12 @@ export const errorCodes = {
   STRATOS_TEST_RECORD_NEEDS_VALUE:
     'Warning: a recorded test case holds redacted, truncated or unrecorded values that need a real value before it replays.',
 
+  // stratos new (a workflow from a template) and stratos doctor (checks of the setup)
+  STRATOS_NEW_FOLDER_EXISTS:
+    'stratos new would write into a folder that already exists; it never overwrites.',
+  STRATOS_NEW_TEMPLATE_UNKNOWN: 'stratos new was given a template that is not bundled with Stratos.',
+  STRATOS_DOCTOR_PROBLEMS: 'stratos doctor found something that needs fixing; each check says how.',
+
   // anything unexpected
   STRATOS_INTERNAL: 'An unexpected error inside Stratos; please report it.',
 } as const;

@@ -9,6 +9,7 @@ import {tmpdir} from 'node:os';
 import {delimiter, dirname, join} from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import {fileURLToPath} from 'node:url';
+import {findClosedPort} from '../helpers/closed-port.ts';
 import {cleanEnv} from '../helpers/run-cli.ts';
 import {startRunsPage} from '../helpers/runs-page.ts';
 
@@ -83,9 +84,9 @@ describe('the npm package', () => {
 
   after(() => (base === undefined ? undefined : rm(base, {recursive: true, force: true})));
 
-  test('package.json "files" ships bin, dist, src, skills, examples and docs, and no tests or benchmarks', () => {
+  test('package.json "files" ships bin, dist, src, skills, templates, examples and docs, and no tests or benchmarks', () => {
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {files: string[]};
-    for (const folder of ['bin/', 'dist/', 'src/', 'skills/', 'examples/', 'docs/']) {
+    for (const folder of ['bin/', 'dist/', 'src/', 'skills/', 'templates/', 'examples/', 'docs/']) {
       assert.ok(pkg.files.includes(folder), `"files" includes ${folder}`);
     }
     for (const file of [
@@ -103,6 +104,10 @@ describe('the npm package', () => {
       'dist/bundle/stdio-launcher.js',
       'src/index.ts',
       'skills/stratos-workflows/SKILL.md',
+      'templates/basic/workflow.yaml',
+      'templates/mcp/server.mjs',
+      'templates/agent/tests/scripted-title.yaml',
+      'templates/decision/workflow.ts',
       'examples/pr-review/workflow.yaml',
       'examples/pr-review/workflow.ts',
       'docs/cli.md',
@@ -154,6 +159,25 @@ describe('the npm package', () => {
     const envelope = JSON.parse(json.stdout);
     assert.equal(envelope.ok, true);
     assert.deepEqual(envelope.data.output, {summary: 'Review requested for org/repo#42'});
+  });
+
+  test('stratos new from the installed package: each template builds and its saved case passes, no harness SDK installed', async () => {
+    const env = {...project.env, OLLAMA_HOST: `http://127.0.0.1:${await findClosedPort()}`};
+    for (const template of ['basic', 'mcp', 'agent', 'decision']) {
+      const name = `new-${template}`;
+      for (const args of [
+        ['new', name, '--template', template],
+        ['build', name],
+        ['test', name],
+      ]) {
+        const result = spawnSync(process.execPath, [bin, ...args, '--json'], {
+          cwd: project.cwd,
+          env,
+          encoding: 'utf8',
+        });
+        assert.equal(result.status, 0, `${args.join(' ')}: ${result.stdout}${result.stderr}`);
+      }
+    }
   });
 
   test('provider status of the installed package: no harness SDK is installed, each with its install command', () => {

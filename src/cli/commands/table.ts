@@ -1,10 +1,20 @@
 /** Every CLI command, declared as data. Adding a command is one entry here plus one file in this folder. */
 import {type CommandSpec, jsonOption, nameOption} from '../command.ts';
 
+/** The templates of `stratos new` (folders under the package's `templates/`). */
+export const workflowTemplates = ['basic', 'mcp', 'agent', 'decision'] as const;
+/** The shells `stratos completion` writes a script for. */
+export const completionShells = ['bash', 'zsh', 'fish'] as const;
+
 /** `mcp login` and `mcp logout` pick a server the same way. */
 const mcpServerOptions: CommandSpec['options'] = {
   json: jsonOption,
-  name: {type: 'string', value: 'server', description: 'The MCP server name (a key of mcp.servers).'},
+  name: {
+    type: 'string',
+    value: 'server',
+    required: true,
+    description: 'The MCP server name (a key of mcp.servers).',
+  },
   workflow: {
     type: 'string',
     value: 'workflow',
@@ -16,7 +26,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'list',
     summary: 'List workflows: short descriptions and build freshness.',
-    usage: 'stratos list [--json]',
+    example: 'stratos list',
     positionals: [],
     options: {json: jsonOption},
     load: async () => (await import('./list.ts')).listCommand,
@@ -24,7 +34,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'describe',
     summary: "Show a workflow's manual and input/output schemas.",
-    usage: 'stratos describe <workflow> [--json]',
+    example: 'stratos describe greet',
     positionals: ['workflow'],
     options: {json: jsonOption, name: nameOption},
     load: async () => (await import('./describe.ts')).describeCommand,
@@ -32,7 +42,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'schema',
     summary: "Print a workflow's input/output JSON Schemas.",
-    usage: 'stratos schema <workflow> [--json]',
+    example: 'stratos schema greet --json',
     positionals: ['workflow'],
     options: {json: jsonOption, name: nameOption},
     load: async () => (await import('./schema.ts')).schemaCommand,
@@ -40,7 +50,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'run',
     summary: 'Run a workflow with a JSON input (builds when needed).',
-    usage: "stratos run <workflow> [--input '<json>' | --input - | --input-file <path>] [--json]",
+    example: `stratos run greet --input '{"name":"Ada"}'`,
     positionals: ['workflow'],
     options: {
       json: jsonOption,
@@ -52,12 +62,13 @@ export const commands: CommandSpec[] = [
       },
       'input-file': {type: 'string', value: 'path', description: 'Read the input object from a JSON file.'},
     },
+    oneOf: {options: ['input', 'input-file'], required: false},
     load: async () => (await import('./run.ts')).runCommand,
   },
   {
     name: 'build',
     summary: 'Build one or every workflow and report diagnostics.',
-    usage: 'stratos build [<workflow>] [--force] [--json]',
+    example: 'stratos build greet',
     positionals: ['workflow?'],
     options: {
       json: jsonOption,
@@ -69,7 +80,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'clean',
     summary: 'Delete generated artifacts (dist/, generated/).',
-    usage: 'stratos clean [<workflow>] [--json]',
+    example: 'stratos clean greet',
     positionals: ['workflow?'],
     options: {json: jsonOption, name: nameOption},
     load: async () => (await import('./clean.ts')).cleanCommand,
@@ -77,7 +88,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'mcp list',
     summary: 'List the MCP servers of every workflow.',
-    usage: 'stratos mcp list [--json]',
+    example: 'stratos mcp list --json',
     positionals: [],
     options: {json: jsonOption},
     load: async () => (await import('./mcp.ts')).mcpListCommand,
@@ -85,7 +96,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'mcp login',
     summary: 'Sign in to an OAuth MCP server and store its credentials.',
-    usage: 'stratos mcp login --name <server> [--workflow <name>] [--json]',
+    example: 'stratos mcp login --name github',
     positionals: [],
     options: mcpServerOptions,
     load: async () => (await import('./mcp-auth.ts')).mcpLoginCommand,
@@ -93,7 +104,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'mcp logout',
     summary: "Remove an MCP server's stored credentials.",
-    usage: 'stratos mcp logout --name <server> [--workflow <name>] [--json]',
+    example: 'stratos mcp logout --name github',
     positionals: [],
     options: mcpServerOptions,
     load: async () => (await import('./mcp-auth.ts')).mcpLogoutCommand,
@@ -101,7 +112,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'runs list',
     summary: 'List recent local runs with status and duration.',
-    usage: 'stratos runs list [--all] [--limit <n>] [--json]',
+    example: 'stratos runs list --limit 5',
     positionals: [],
     options: {
       json: jsonOption,
@@ -113,7 +124,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'runs show',
     summary: "Show a run's tree of operations with durations and status.",
-    usage: 'stratos runs show <run> [--json]',
+    example: 'stratos runs show 1de0cda8',
     positionals: ['run'],
     options: {json: jsonOption},
     load: async () => (await import('./runs.ts')).runsShowCommand,
@@ -121,7 +132,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'runs open',
     summary: 'Open a local page of runs with a waterfall of each.',
-    usage: 'stratos runs open [<run>] [--port <n>] [--no-browser] [--all] [--json]',
+    example: 'stratos runs open --no-browser',
     positionals: ['run?'],
     options: {
       json: jsonOption,
@@ -135,7 +146,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'test',
     summary: "Run a workflow's saved test cases, offline.",
-    usage: 'stratos test [<workflow>] [--json]',
+    example: 'stratos test greet',
     positionals: ['workflow?'],
     options: {json: jsonOption, name: nameOption},
     load: async () => (await import('./test.ts')).testCommand,
@@ -143,13 +154,14 @@ export const commands: CommandSpec[] = [
   {
     name: 'runs record',
     summary: 'Turn a recorded run into a test case.',
-    usage: 'stratos runs record <run> --case <name> [--json]',
+    example: 'stratos runs record 1de0cda8 --case happy-path',
     positionals: ['run'],
     options: {
       json: jsonOption,
       case: {
         type: 'string',
         value: 'name',
+        required: true,
         description: 'The case name: writes <workflow>/tests/<name>.yaml.',
       },
     },
@@ -158,7 +170,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'tools list',
     summary: "List each harness's built-in tool names.",
-    usage: 'stratos tools list [--json]',
+    example: 'stratos tools list --json',
     positionals: [],
     options: {json: jsonOption},
     load: async () => (await import('./tools.ts')).toolsListCommand,
@@ -166,7 +178,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'provider status',
     summary: 'Show harness installation, authentication and catalogs.',
-    usage: 'stratos provider status [--json]',
+    example: 'stratos provider status',
     positionals: [],
     options: {json: jsonOption},
     load: async () => (await import('./provider.ts')).providerStatusCommand,
@@ -188,15 +200,16 @@ commands.push(
   {
     name: 'skill install',
     summary: "Link the bundled skill into agents' skill folders.",
-    usage: 'stratos skill install (--agent <names> | --all) [--json]',
+    example: 'stratos skill install --agent claude-code,codex',
     positionals: [],
     options: skillAgentOptions,
+    oneOf: {options: ['agent', 'all'], required: true},
     load: async () => (await import('./skill.ts')).skillInstallCommand,
   },
   {
     name: 'skill status',
     summary: "Show the state of each agent's skill link.",
-    usage: 'stratos skill status [--agent <names>] [--json]',
+    example: 'stratos skill status',
     positionals: [],
     options: {json: jsonOption, agent: skillAgentOptions.agent!},
     load: async () => (await import('./skill.ts')).skillStatusCommand,
@@ -204,12 +217,72 @@ commands.push(
   {
     name: 'skill uninstall',
     summary: 'Remove the skill links Stratos made.',
-    usage: 'stratos skill uninstall (--agent <names> | --all) [--json]',
+    example: 'stratos skill uninstall --all',
     positionals: [],
     options: skillAgentOptions,
+    oneOf: {options: ['agent', 'all'], required: true},
     load: async () => (await import('./skill.ts')).skillUninstallCommand,
   },
 );
+
+// Getting started and checking the setup
+commands.push(
+  {
+    name: 'new',
+    summary: 'Create a workflow from a template, ready to build and test.',
+    example: 'stratos new greet --template agent',
+    positionals: ['name'],
+    options: {
+      json: jsonOption,
+      template: {
+        type: 'string',
+        value: 'template',
+        choices: workflowTemplates,
+        description: `The starting point: ${workflowTemplates.join(', ')}; default basic.`,
+      },
+    },
+    load: async () => (await import('./new.ts')).newCommand,
+  },
+  {
+    name: 'doctor',
+    summary: 'Check Node, harnesses, Ollama, skill links and workflows, with fixes.',
+    example: 'stratos doctor',
+    positionals: [],
+    options: {json: jsonOption},
+    load: async () => (await import('./doctor.ts')).doctorCommand,
+  },
+  {
+    name: 'completion',
+    summary: 'Print the shell completion script for bash, zsh or fish.',
+    example: 'stratos completion bash >> ~/.bashrc',
+    positionals: ['shell'],
+    positionalChoices: {shell: completionShells},
+    options: {json: jsonOption},
+    load: async () => (await import('./completion.ts')).completionCommand,
+  },
+  {
+    name: '__complete',
+    summary: 'Print the completion candidates for the words after the program name (used by the scripts).',
+    example: 'stratos __complete -- run gr',
+    positionals: [],
+    options: {},
+    hidden: true,
+    passThrough: true,
+    load: async () => (await import('./complete.ts')).completeCommand,
+  },
+);
+
+/** The resource groups (`stratos <group> <action>`): the summary their help and the root help show. */
+export const commandGroups: Record<string, string> = {
+  mcp: 'The MCP servers workflows declare, and their sign-in',
+  runs: 'Recorded local runs and test cases made from them',
+  skill: "The authoring skill in coding agents' skill folders",
+  provider: 'Agent harnesses, their authentication and model catalogs',
+  tools: "Each harness's built-in tool names",
+};
+
+/** Top-level commands the root help lists with the groups ("More") rather than under "Workflows". */
+export const setupCommands: readonly string[] = ['doctor', 'completion'];
 
 export function findCommand(words: readonly string[]): {spec: CommandSpec; consumed: number} | undefined {
   for (const spec of commands) {
@@ -217,4 +290,14 @@ export function findCommand(words: readonly string[]): {spec: CommandSpec; consu
     if (parts.every((part, index) => words[index] === part)) return {spec, consumed: parts.length};
   }
   return undefined;
+}
+
+/** The commands of one group (`mcp` -> `mcp list`, `mcp login`, ...), in declaration order. */
+export function listGroupCommands(group: string): CommandSpec[] {
+  return commands.filter((spec) => spec.name.startsWith(`${group} `));
+}
+
+/** The words a user can type first: top-level commands and group names, without hidden commands. */
+export function listFirstWords(): string[] {
+  return [...new Set(commands.filter((spec) => !spec.hidden).map((spec) => spec.name.split(' ')[0]!))];
 }

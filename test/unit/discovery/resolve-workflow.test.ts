@@ -61,7 +61,17 @@ test('an unknown name is STRATOS_WORKFLOW_NOT_FOUND naming both roots', async ()
     error.message,
     `Workflow 'missing' was not found in ${projectRoot} or ${userRoot}. Run 'stratos list' to see the discovered workflows.`,
   );
-  assert.deepEqual(error.details, {target: 'missing', roots: [projectRoot, userRoot]});
+  assert.deepEqual(error.details, {target: 'missing', roots: [projectRoot, userRoot], suggestions: []});
+});
+
+test('a mistyped name suggests the discovered names within a few edits', async () => {
+  const error = await rejection(() => resolveWorkflow('twni', discovery, cwd));
+  assert.equal(error.code, 'STRATOS_WORKFLOW_NOT_FOUND');
+  assert.match(
+    error.message,
+    /^Workflow 'twni' was not found in .*\. Did you mean 'twin'\? Run 'stratos list'/,
+  );
+  assert.deepEqual(error.details?.suggestions, ['twin']);
 });
 
 test('a name in both roots is STRATOS_WORKFLOW_AMBIGUOUS with both paths, project first', async () => {
