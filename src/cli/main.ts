@@ -12,7 +12,7 @@ import {commandHelp, rootHelp} from './help.ts';
 import {failureEnvelope, successEnvelope} from './output/envelope.ts';
 import {formatDiagnostic} from './output/format-diagnostic.ts';
 import {formatError} from './output/print-error.ts';
-import {createPainter, escapeControls} from './output/style.ts';
+import {applyStyles, createPainter, escapeControls} from './output/style.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -29,11 +29,13 @@ export interface CliIo {
 export async function main(argv: readonly string[], cliIo: CliIo): Promise<number> {
   const json = argv.includes('--json');
   // Every text this command prints passes the redactor the run artifacts use: no resolved secret reaches output.
-  // Readable text also has its control characters escaped (the envelope is JSON, escaped already).
+  // Readable text then has every control character escaped and only after that gets Stratos's own styles, so no
+  // escape sequence of untrusted text reaches the terminal (the envelope is JSON, escaped already).
+  const readable = (text: string) => applyStyles(escapeControls(redactOutputText(text)));
   const io: CliIo = {
     ...cliIo,
-    stdout: (text) => cliIo.stdout(json ? redactOutputText(text) : escapeControls(redactOutputText(text))),
-    stderr: (text) => cliIo.stderr(escapeControls(redactOutputText(text))),
+    stdout: (text) => cliIo.stdout(json ? redactOutputText(text) : readable(text)),
+    stderr: (text) => cliIo.stderr(readable(text)),
   };
   // One painter styles both streams, so color needs both on a terminal: `stratos list > file` stays plain.
   const paint = createPainter({isTTY: io.stderrIsTTY && io.stdoutIsTTY !== false && !json}, io.env);

@@ -8,11 +8,12 @@ import {packageVersion} from '../internal/package-info.ts';
 import {RunArtifacts} from './artifacts/run-artifacts.ts';
 import {type RunStatus, summarizeValue} from './artifacts/run-record.ts';
 import {installConsoleCapture} from './console-capture.ts';
+import {credentialEnvironmentValues} from './environment-secrets.ts';
 import {type ExporterSettings, type HeaderResolver, resolveDestinations} from './export/destinations.ts';
 import {InvocationRecorder, isCancellationError} from './invocation-recorder.ts';
 import type {InvocationTelemetry} from './invocation-telemetry.ts';
 import {nowMs} from './recording-scope.ts';
-import {credentialEnvironmentValues, isCredentialKey} from './redaction.ts';
+import {isCredentialKey} from './redaction.ts';
 import {RunRecorder} from './run-recorder.ts';
 import {errorMessage, type TelemetryDiagnostic} from './telemetry-diagnostic.ts';
 
