@@ -21,15 +21,21 @@ export interface WorkflowEcho {
 export function createWorkflowEcho(target: () => Write): WorkflowEcho {
   const redactor = new StreamRedactor();
   // Bytes of a character split across two Buffer writes wait for the rest instead of becoming U+FFFD.
-  const decoder = new TextDecoder();
+  let decoder: InstanceType<typeof TextDecoder> | undefined;
+  const decode = (chunk: unknown, encoding: BufferEncoding | undefined): string => {
+    if (chunk instanceof Uint8Array) {
+      decoder ??= new TextDecoder();
+      return decoder.decode(chunk, {stream: true});
+    }
+    const text =
+      typeof chunk === 'string' && encoding !== undefined
+        ? Buffer.from(chunk, encoding).toString()
+        : String(chunk);
+    return (decoder?.decode() ?? '') + text;
+  };
   const write = ((chunk: unknown, ...rest: unknown[]) => {
     const encoding = typeof rest[0] === 'string' ? (rest.shift() as BufferEncoding) : undefined;
-    const text =
-      typeof chunk === 'string'
-        ? decoder.decode() + (encoding === undefined ? chunk : Buffer.from(chunk, encoding).toString('utf8'))
-        : chunk instanceof Uint8Array
-          ? decoder.decode(chunk, {stream: true})
-          : decoder.decode() + String(chunk);
+    const text = decode(chunk, encoding);
     return (target() as (text: string, ...rest: unknown[]) => boolean)(
       escapeControls(redactor.push(text)),
       ...rest,
