@@ -65,6 +65,7 @@ export default workflow({
     if (what === 'key') {
       const lines = readFileSync(process.env.KEY_FILE as string, 'utf8').trimEnd().split('\\n');
       lines.forEach((line, index) => console.log(index + ' ' + line));
+      console.log('service ' + ['literal', 'service', 'key', '8e1f'].join('-'));
       return {value: 'ok'};
     }
     if (what === 'env') {
@@ -88,7 +89,7 @@ before(async () => {
   const servers =
     'mcp:\n  servers:\n    tools:\n      type: stdio\n' +
     `      command: ${q(process.execPath)}\n      args: ${q([SERVE_SCRIPT, 'schemas', '--stdio'])}\n` +
-    '      env:\n        PRIVATE_KEY: "{file:key.pem}"\n';
+    '      env:\n        PRIVATE_KEY: "{file:key.pem}"\n        SERVICE_KEY: literal-service-key-8e1f\n';
   const directory = await project.writeWorkflow('printing', {
     'workflow.yaml': manifest('printing', servers),
     'workflow.ts': printingWorkflow,
@@ -142,13 +143,18 @@ test('a secret written in pieces is redacted in readable and --json mode; the te
   assert.match(json.stderr, /tail \[REDACTED\]/, 'the held tail is written before the process ends');
 });
 
-test('a multi-line {file:} key printed line by line shows no key line; its armour stays', async () => {
+test('a multi-line {file:} key printed line by line shows no key line; its armour stays; a literal *_KEY entry is a secret', async () => {
   const result = await project.cli(['run', 'printing', '--input', '{"what":"key"}'], {env});
   assert.equal(result.exitCode, 0, result.stderr);
   for (const line of keyLines) assert.ok(!result.stdout.includes(line), result.stdout);
   assert.match(
     result.stdout,
     /^0 -----BEGIN PRIVATE KEY-----\n1 \[REDACTED\]\n2 \[REDACTED\]\n3 -----END PRIVATE KEY-----\n/,
+  );
+  assert.match(
+    result.stdout,
+    /service \[REDACTED\]\n/,
+    'a literal *_KEY entry of a stdio server is a secret too',
   );
 });
 
