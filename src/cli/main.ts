@@ -12,7 +12,7 @@ import {commandHelp, describeCommand, describeGroup, groupHelp, readRootHelp, ro
 import {failureEnvelope, successEnvelope} from './output/envelope.ts';
 import {formatDiagnostic} from './output/format-diagnostic.ts';
 import {formatError} from './output/print-error.ts';
-import {createPainter, escapeControls} from './output/style.ts';
+import {applyStyles, createPainter, escapeControls} from './output/style.ts';
 import {parseCommand} from './parse-command.ts';
 
 export interface CliIo {
@@ -106,11 +106,13 @@ function openOutput(
   // The completion callback gets the words being typed, which may well contain --json.
   const json = argv[0] !== completeCommandName && argv.includes('--json');
   // Every text this command prints passes the redactor the run artifacts use: no resolved secret reaches output.
-  // Readable text also has its control characters escaped (the envelope is JSON, escaped already).
+  // Readable text then has every control character escaped and only after that gets Stratos's own styles, so no
+  // escape sequence of untrusted text reaches the terminal (the envelope is JSON, escaped already).
+  const readable = (text: string) => applyStyles(escapeControls(redactOutputText(text)));
   const io: CliIo = {
     ...cliIo,
-    stdout: (text) => cliIo.stdout(json ? redactOutputText(text) : escapeControls(redactOutputText(text))),
-    stderr: (text) => cliIo.stderr(escapeControls(redactOutputText(text))),
+    stdout: (text) => cliIo.stdout(json ? redactOutputText(text) : readable(text)),
+    stderr: (text) => cliIo.stderr(readable(text)),
   };
   // One painter styles both streams, so color needs both on a terminal: `stratos list > file` stays plain.
   const paint = createPainter({isTTY: io.stderrIsTTY && io.stdoutIsTTY !== false && !json}, io.env);

@@ -1,26 +1,41 @@
 /**
  * The process-level shell around `main`: stdout and stderr (output/process-output.ts), SIGINT/SIGTERM
- * cancellation, stdout kept clean in --json mode, every output channel redacted, and no raw crash or early exit
- * while a command runs (process-guard.ts).
+ * cancellation, stdout kept clean in --json mode, every output channel redacted (workflow writes by
+ * output/workflow-echo.ts), and no raw crash or early exit while a command runs (process-guard.ts).
  */
 import {redactOutputText, registerEnvironmentSecrets} from '../api/output-redaction.ts';
 import {StratosError} from '../errors/index.ts';
 import {type CliIo, main, printFailure} from './main.ts';
 import {openProcessOutput} from './output/process-output.ts';
+import {createWorkflowEcho} from './output/workflow-echo.ts';
 import {exitProcess, guardProcess} from './process-guard.ts';
 
 export async function runCli(argv: readonly string[]): Promise<void> {
   registerEnvironmentSecrets(process.env);
   const json = argv.includes('--json');
-  // The workflow's own console output (and stray writes) is echoed through the same redactor as everything else;
-  // in --json mode stdout holds only the envelope, so what else is written there goes to stderr.
-  const stderr = openProcessOutput('stderr', redactingWrite);
-  const stdout = openProcessOutput('stdout', (write) => redactingWrite(json ? stderr.streamWrite() : write));
+  // What workflow code writes to the streams is echoed redacted (across write boundaries) and escaped; in --json
+  // mode stdout holds only the envelope, so what else is written there joins stderr's echo.
+  const stderrEcho = createWorkflowEcho(() => stderr.streamWrite());
+  const stdoutEcho = json ? stderrEcho : createWorkflowEcho(() => stdout.streamWrite());
+  const stderr = openProcessOutput('stderr', () => stderrEcho.write);
+  const stdout = openProcessOutput('stdout', () => stdoutEcho.write);
+  // A tail the echo holds back (it may begin a secret) goes out before the CLI's own text, so order is kept.
+  const flushEchoes = () => {
+    stdoutEcho.flush();
+    stderrEcho.flush();
+  };
+  const writeStderr = (text: string) => {
+    flushEchoes();
+    stderr.write(text);
+  };
   const controller = new AbortController();
-  listenForCancellation(controller, (text) => stderr.write(text));
+  listenForCancellation(controller, writeStderr);
   const io: CliIo = {
-    stdout: (text) => stdout.write(text),
-    stderr: (text) => stderr.write(text),
+    stdout: (text) => {
+      flushEchoes();
+      stdout.write(text);
+    },
+    stderr: writeStderr,
     stderrIsTTY: stderr.isTTY,
     stdoutIsTTY: stdout.isTTY,
     cwd: process.cwd(),
@@ -29,25 +44,13 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   };
   const guard = guardProcess({
     fail: (error) => printFailure(argv, io, error),
-    report: (text) => stderr.write(redactOutputText(text)),
+    report: (text) => writeStderr(redactOutputText(text)),
   });
   const code = await main(argv, io);
   guard.commandEnded(code);
+  flushEchoes();
   // Exit once stdout has drained: a workflow's leftover timers or sockets must not keep the CLI alive.
   stdout.flush(() => exitProcess(code));
-}
-
-/** A stream write that replaces known secrets in text chunks (a Buffer is decoded as UTF-8 first). */
-function redactingWrite(write: typeof process.stdout.write): typeof process.stdout.write {
-  return ((chunk: unknown, ...rest: unknown[]) => {
-    const text =
-      typeof chunk === 'string'
-        ? chunk
-        : chunk instanceof Uint8Array
-          ? Buffer.from(chunk).toString('utf8')
-          : String(chunk);
-    return (write as (chunk: string, ...rest: unknown[]) => boolean)(redactOutputText(text), ...rest);
-  }) as typeof process.stdout.write;
 }
 
 const exitCodes = {SIGINT: 130, SIGTERM: 143} as const;

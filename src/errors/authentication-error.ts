@@ -1,12 +1,13 @@
 /**
  * The error of MCP OAuth sign-in, refresh and the credential store. It is also the one place those errors are
  * built, so it is the one place secrets are removed: every credential value Stratos has read or obtained in this
- * process is registered with {@link registerCredentialSecret}, and the message, the details and the whole cause
+ * process is registered (credential-secrets.ts), and the message, the details and the whole cause
  * chain are scrubbed of them here. Causes are copied as plain errors (name, message, code), never kept as the
  * original objects, which may hold responses, request bodies or headers. Harness authentication
  * (`STRATOS_AUTH_REQUIRED`) uses the same class.
  */
 import type {ErrorCode} from './codes.ts';
+import {redactCredentialSecrets} from './credential-secrets.ts';
 import {StratosError} from './stratos-error.ts';
 
 export type AuthenticationErrorCode = Extract<
@@ -21,31 +22,6 @@ export interface AuthenticationErrorOptions {
   serverUrl?: string | undefined;
   cause?: unknown;
   details?: Record<string, unknown> | undefined;
-}
-
-const REDACTED = '[REDACTED]';
-/** Shorter values are too common to replace inside text. */
-const minimumSecretLength = 6;
-const secrets = new Set<string>();
-
-/**
- * Remembers a credential value (access or refresh token, client secret) so no AuthenticationError of this process
- * can ever contain it.
- */
-export function registerCredentialSecret(value: string | undefined): void {
-  if (value === undefined || value.length < minimumSecretLength) return;
-  secrets.add(value);
-  // The encodings a secret travels in: URL-encoded form bodies and Basic authorization.
-  secrets.add(encodeURIComponent(value));
-}
-
-/** `text` with every registered credential value replaced by `[REDACTED]`. */
-export function redactCredentialSecrets(text: string): string {
-  let result = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-  }
-  return result;
 }
 
 /**

@@ -3,11 +3,10 @@ export {
   AuthenticationError,
   type AuthenticationErrorCode,
   type AuthenticationErrorOptions,
-  redactCredentialSecrets,
-  registerCredentialSecret,
 } from './authentication-error.ts';
 export {BuildError} from './build-error.ts';
 export {type ErrorCode, errorCodes} from './codes.ts';
+export {redactCredentialSecrets, registerCredentialSecret} from './credential-secrets.ts';
 export {type Diagnostic, formatLocation, hasErrors} from './diagnostic.ts';
 export {McpToolError, type McpToolErrorResult} from './mcp-tool-error.ts';
 export {

@@ -8,11 +8,12 @@ import {packageVersion} from '../internal/package-info.ts';
 import {RunArtifacts} from './artifacts/run-artifacts.ts';
 import {type RunStatus, summarizeValue} from './artifacts/run-record.ts';
 import {installConsoleCapture} from './console-capture.ts';
+import {credentialEnvironmentValues, isCredentialEnvironmentName} from './environment-secrets.ts';
 import {type ExporterSettings, type HeaderResolver, resolveDestinations} from './export/destinations.ts';
 import {InvocationRecorder, isCancellationError} from './invocation-recorder.ts';
 import type {InvocationTelemetry} from './invocation-telemetry.ts';
 import {nowMs} from './recording-scope.ts';
-import {credentialEnvironmentValues, isCredentialKey} from './redaction.ts';
+import {isCredentialKey} from './redaction.ts';
 import {RunRecorder} from './run-recorder.ts';
 import {errorMessage, type TelemetryDiagnostic} from './telemetry-diagnostic.ts';
 
@@ -179,22 +180,25 @@ function resourceAttributes(rootExecutionId: string): Record<string, string> {
  * `Accept: application/json` is not a secret; redacting it would destroy unrelated text.
  */
 async function collectSecrets(run: RunRecorder, options: OpenInvocationTelemetryOptions): Promise<void> {
-  const entries: [string, string][] = [];
+  // [name, value, whether the name says it is a credential]; stdio `env` entries are environment variables.
+  const entries: [string, string, boolean][] = [];
   const visit = (value: unknown, key: string | undefined, depth: number): void => {
     if (depth > 6 || typeof value !== 'object' || value === null) return;
     for (const [name, item] of Object.entries(value)) {
       if (typeof item === 'string' && (key === 'headers' || key === 'env' || name === 'clientSecret'))
-        entries.push([name, item]);
+        entries.push([name, item, key === 'env' ? isCredentialEnvironmentName(name) : isCredentialKey(name)]);
       else visit(item, name, depth + 1);
     }
   };
   visit(options.workflow.secretSources, undefined, 0);
   for (const exporter of options.workflow.exporters ?? []) {
-    if (exporter.type === 'otlp') entries.push(...Object.entries(exporter.headers ?? {}));
+    if (exporter.type === 'otlp')
+      for (const [name, value] of Object.entries(exporter.headers ?? {}))
+        entries.push([name, value, isCredentialKey(name)]);
   }
-  for (const [name, value] of entries) {
+  for (const [name, value, named] of entries) {
     if (!hasReference(value)) {
-      if (isCredentialKey(name)) run.redactor.addSecret(value);
+      if (named) run.redactor.addSecret(value);
       continue;
     }
     try {

@@ -3,52 +3,44 @@
  * summaries, export diagnostics). Two rules: values of credential-like keys are never recorded, and every known
  * secret value (resolved headers, referenced environment variables and files, registered tokens) is replaced
  * wherever it appears inside a string.
- * Credential values registered process-wide (OAuth tokens and client secrets by the credential store, every value
- * a `{env:}` or `{file:}` reference resolved to, every secret a Redactor is given) are removed as well, so the
- * CLI's output channels (the --json envelope, error messages and causes, the echo of workflow console output)
- * redact with the same rules as the artifacts: see {@link redactOutputText} and {@link redactOutputValue}.
+ * Secrets are one process-wide set (errors/credential-secrets.ts: OAuth tokens and client secrets, every value a
+ * `{env:}` or `{file:}` reference resolved to, credential environment variables, every secret a Redactor is given),
+ * so the CLI's output channels (the --json envelope, error messages and causes, the echo of workflow console output)
+ * redact with the same rules as the artifacts: see {@link redactOutputText}, {@link redactOutputValue} and, for
+ * text written in pieces, stream-redactor.ts.
  */
-import {redactCredentialSecrets, registerCredentialSecret} from '../errors/authentication-error.ts';
+import {REDACTED, redactCredentialSecrets, registerCredentialSecret} from '../errors/credential-secrets.ts';
 
-export const REDACTED = '[REDACTED]';
+export {REDACTED};
 
-/** Keys whose values are credentials by name: `authorization`, `x-api-key`, `client_secret`, `GITHUB_TOKEN` ... */
+/**
+ * Keys whose values are credentials by name: `authorization`, `x-api-key`, `client_secret`, `GITHUB_TOKEN`,
+ * `DB_PASS`, `GH_PAT`, `AWS_ACCESS_KEY_ID`, `SENTRY_DSN`, `SLACK_WEBHOOK_URL` ... A word must stand alone (`PATH`,
+ * `passed` and `tokenizer` are not credentials); `pwd` only after another word (`DB_PWD`, never the shell's `PWD`).
+ */
 // Plural `tokens` is left out on purpose: `gen_ai.usage.input_tokens` and `max_tokens` are counts.
-const credentialKey =
-  /(^|[._\-\s])(authorization|auth|cookie|set-cookie|passwords?|passwd|secrets?|token|api[-_]?keys?|apikeys?|private[-_]?keys?|credentials?|bearer)($|[._\-\s])|(token|secret|password|apikey|api_key)$/i;
-
-/** Shorter values are too common to be replaced inside arbitrary text without destroying it. */
-const MIN_SECRET_LENGTH = 6;
+const credentialKey = new RegExp(
+  [
+    String.raw`(^|[._\-\s])(authorization|auth|cookie|set-cookie|passwords?|passwd|passphrase|pass|secrets?|token|api[-_]?keys?|apikeys?|private[-_]?keys?|access[-_]?keys?([-_]?ids?)?|credentials?|bearer|pat|dsn|webhooks?|connection[-_]?strings?)($|[._\-\s])`,
+    String.raw`.[._\-]pwd($|[._\-\s])`,
+    '(token|secret|password|apikey|api_key)$',
+  ].join('|'),
+  'i',
+);
 
 export function isCredentialKey(key: string): boolean {
   return credentialKey.test(key);
 }
 
+/** Redaction with the process's secrets, for one run's records; values added here are secrets of the process. */
 export class Redactor {
-  #secrets: string[] = [];
-
-  /** Adds a value that must never be recorded; short values are ignored (see MIN_SECRET_LENGTH). */
+  /** Adds a value that must never be recorded (in the forms of registerCredentialSecret; short values are ignored). */
   addSecret(value: string | undefined): void {
-    if (value === undefined) return;
-    for (const candidate of secretForms(value)) {
-      if (candidate.length < MIN_SECRET_LENGTH || this.#secrets.includes(candidate)) continue;
-      registerCredentialSecret(candidate);
-      this.#secrets.push(candidate);
-      // Longest first, so a secret containing another is replaced whole.
-      this.#secrets.sort((a, b) => b.length - a.length);
-    }
-  }
-
-  get secretCount(): number {
-    return this.#secrets.length;
+    registerCredentialSecret(value);
   }
 
   redactString(text: string): string {
-    let result = redactCredentialSecrets(text);
-    for (const secret of this.#secrets) {
-      if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-    }
-    return result;
+    return redactCredentialSecrets(text);
   }
 
   /** A deep copy of a JSON-like value with secret values removed from its strings; keys and shape are kept. */
@@ -78,39 +70,14 @@ export class Redactor {
   }
 }
 
-/** A secret as written and in the encodings it commonly travels in (`Bearer x`, base64 of `user:pass`). */
-function secretForms(value: string): string[] {
-  const forms = [value];
-  const bearer = /^(bearer|basic|token)\s+(.+)$/i.exec(value.trim());
-  if (bearer?.[2] !== undefined) forms.push(bearer[2]);
-  return forms;
-}
-
-/** Environment variables whose names say they hold a credential; their values are treated as secrets. */
-export function credentialEnvironmentValues(env: NodeJS.ProcessEnv): string[] {
-  const values: string[] = [];
-  for (const [key, value] of Object.entries(env)) {
-    if (value !== undefined && value !== '' && isCredentialKey(key)) values.push(value);
-  }
-  return values;
-}
-
-const outputRedactor = new Redactor();
-
-/**
- * Registers the values of credential-named environment variables (`GITHUB_TOKEN` ...) as secrets of the process,
- * as every run's artifacts do.
- */
-export function registerEnvironmentSecrets(env: NodeJS.ProcessEnv): void {
-  for (const value of credentialEnvironmentValues(env)) outputRedactor.addSecret(value);
-}
-
 /** Text for a terminal or pipe with every secret known to the process replaced by `[REDACTED]`. */
 export function redactOutputText(text: string): string {
-  return outputRedactor.redactString(text);
+  return redactCredentialSecrets(text);
 }
 
 /** A JSON-like value (a --json envelope) with secrets removed from its strings; field names stay. */
 export function redactOutputValue<T>(value: T): T {
-  return outputRedactor.redactStrings(value) as T;
+  return redactor.redactStrings(value) as T;
 }
+
+const redactor = new Redactor();

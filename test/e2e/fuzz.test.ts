@@ -327,3 +327,141 @@ test('stratos run with generated inputs: a coded result for each, never an inter
     assertOneCodedEnvelope(result, `run case ${i}`);
   }
 });
+
+// Streamed output: a workflow writes registered secrets (credential environment variables) to stdout and stderr
+// in pieces cut at seeded offsets, mixed with other text and terminal escapes. Neither output of the CLI may hold a
+// secret whole or a raw escape, and every other text must arrive, in order, escaped where it had control characters.
+const STREAM_CASES = 3;
+
+const streamingWorkflow = `import {workflow} from '@stratoscli/stratos';
+import {z} from 'zod';
+
+const part = z.union([
+  z.string().describe('Literal text'),
+  z.tuple([z.number(), z.number(), z.number()]).describe('Secret index, start and end of a slice of it'),
+]);
+
+export default workflow({
+  input: z.strictObject({
+    writes: z
+      .array(
+        z.strictObject({
+          stream: z.enum(['stdout', 'stderr']).describe('Where to write'),
+          bytes: z.boolean().describe('Write a Buffer instead of a string'),
+          parts: z.array(part).describe('What one write holds'),
+        }),
+      )
+      .describe('The writes, in order'),
+  }),
+  output: z.object({writes: z.number().describe('How many writes were made')}),
+  run({writes}) {
+    const secrets = [process.env.FUZZ_STREAM_TOKEN as string, process.env.FUZZ_DB_PASS as string];
+    for (const write of writes) {
+      const text = write.parts
+        .map((p) => (typeof p === 'string' ? p : secrets[p[0]]!.slice(p[1], p[2])))
+        .join('');
+      process[write.stream].write(write.bytes ? Buffer.from(text) : text);
+    }
+    return {writes: writes.length};
+  },
+});
+`;
+
+type StreamPart = string | [number, number, number];
+interface StreamWrite {
+  stream: 'stdout' | 'stderr';
+  bytes: boolean;
+  parts: StreamPart[];
+}
+
+/** Escapes and near misses between the secrets; `keep-<case>-<n>` marks the text that must arrive. */
+function generateStream(index: number): {
+  secrets: [string, string];
+  writes: StreamWrite[];
+  kept: Map<string, string>;
+} {
+  seedCase(3, index);
+  const hex = () => Array.from({length: 20}, () => pick([...'0123456789abcdef'])).join('');
+  const secrets: [string, string] = [`fuzz-token-${hex()}`, `dbpass-${hex()}`];
+  const writes: StreamWrite[] = [];
+  const kept = new Map<string, string>();
+  const stream = () => pick(['stdout', 'stderr'] as const);
+  for (let n = 0; n < 8 + int(6); n++) {
+    const marker = `keep-${index}-${n}`;
+    const noise = pick([
+      '\u001b[31m',
+      '\u001b[2J',
+      '\u001b]0;title\u0007',
+      '\r',
+      '\t',
+      ' 🚀 ',
+      `${secrets[0].slice(0, 1 + int(10))}#`,
+      `${secrets[1].slice(0, 1 + int(8))} `,
+      '',
+    ]);
+    const to = stream();
+    writes.push({stream: to, bytes: int(3) === 0, parts: [`${marker}${noise}`]});
+    kept.set(marker, to);
+    // One secret in two to four pieces, each piece possibly on the other stream or sharing a write with text.
+    const which = int(2);
+    const secret = secrets[which] as string;
+    const cuts = [...new Set(Array.from({length: 1 + int(3)}, () => 1 + int(secret.length - 1)))].sort(
+      (a, b) => a - b,
+    );
+    const bounds = [0, ...cuts, secret.length];
+    const target = stream();
+    for (let piece = 0; piece + 1 < bounds.length; piece++) {
+      const slice: StreamPart = [which, bounds[piece] as number, bounds[piece + 1] as number];
+      const parts: StreamPart[] = piece === 0 && int(2) === 0 ? [' then ', slice] : [slice];
+      writes.push({stream: int(4) === 0 ? stream() : target, bytes: int(3) === 0, parts});
+    }
+    if (int(2) === 0) writes.push({stream: target, bytes: false, parts: ['\n']});
+  }
+  return {secrets, writes, kept};
+}
+
+test('streamed output: secrets written in pieces never appear whole, escapes are shown, other text survives', async () => {
+  await project.writeWorkflow('stream', {
+    'workflow.yaml': manifest('stream'),
+    'workflow.ts': streamingWorkflow,
+  });
+  const built = await project.cli(['build', 'stream']);
+  assert.equal(built.exitCode, 0, built.stderr);
+  for (let i = 0; i < STREAM_CASES; i++) {
+    const {secrets, writes, kept} = generateStream(i);
+    const env = {FUZZ_STREAM_TOKEN: secrets[0], FUZZ_DB_PASS: secrets[1]};
+    const input = JSON.stringify({writes});
+    for (const json of [false, true]) {
+      const what = `stream case ${i}${json ? ' --json' : ''}`;
+      const result = await project.cli(['run', 'stream', '--input', input, ...(json ? ['--json'] : [])], {
+        env,
+      });
+      assert.equal(result.exitCode, 0, `${what}: ${result.stderr}`);
+      if (json) assertOneCodedEnvelope(result, what);
+      for (const [name, output] of [
+        ['stdout', result.stdout],
+        ['stderr', result.stderr],
+      ] as const) {
+        for (const secret of secrets)
+          assert.ok(!output.includes(secret), `${what}: a secret on ${name}:\n${output}`);
+        assert.ok(!output.includes('\u001b'), `${what}: a raw escape on ${name}:\n${JSON.stringify(output)}`);
+        // Every marker written here arrives, in the order written.
+        const markers = [...kept]
+          .filter(([, to]) => (json ? 'stderr' : to) === name)
+          .map(([marker]) => marker);
+        let from = 0;
+        for (const marker of markers) {
+          const at = output.indexOf(marker, from);
+          assert.ok(at >= from, `${what}: ${marker} missing or out of order on ${name}:\n${output}`);
+          from = at + marker.length;
+        }
+      }
+      const shown = result.stdout + result.stderr;
+      assert.ok(shown.includes('[REDACTED]'), `${what}: the secrets are shown as [REDACTED]`);
+      for (const write of writes) {
+        const literal = write.parts.filter((p) => typeof p === 'string').join('');
+        if (literal.includes('\u001b[31m')) assert.ok(shown.includes('\\x1b[31m'), `${what}: escape shown`);
+      }
+    }
+  }
+});

@@ -50,12 +50,15 @@ before(async () => {
     )
     .filter((folder) => !existsSync(join(folder, 'node')) || folder.startsWith('/usr') || folder === '/bin')
     .join(':');
-  // npm reads its global configuration (such as the machine's CA file) from under the prefix unless told where.
-  const globalConfig = spawnSync('npm', ['config', 'get', 'globalconfig'], {encoding: 'utf8'}).stdout.trim();
+  // npm reads its global configuration (such as the machine's CA file) from under the prefix unless told where,
+  // and its download cache from under HOME: both stay the machine's, as package.test.ts's npm calls have them.
+  const npmConfig = (key: string) =>
+    spawnSync('npm', ['config', 'get', key], {encoding: 'utf8'}).stdout.trim();
   env = {
     PATH: `${join(base, 'global', 'bin')}:${systemPath}`,
     npm_config_prefix: join(base, 'global'),
-    npm_config_globalconfig: globalConfig,
+    npm_config_globalconfig: npmConfig('globalconfig'),
+    npm_config_cache: npmConfig('cache'),
     HOME: join(base, 'home'),
     STRATOS_HOME: join(base, 'stratos-home'),
     TMPDIR: tmpdir(),

@@ -5,8 +5,9 @@
  * text to the descriptor with `writeSync`: same order, same blocking, nothing left to drain at exit.
  *
  * Anything else that writes (workflow console output, a stray `process.stdout.write`) still finds the stream: the
- * first read of `process.stdout` creates it, and `wrap` replaces its `write` (the redactor). From then on the CLI's
- * text goes through the stream's own write too, so the two never overtake each other. A descriptor that refuses a
+ * first read of `process.stdout` creates it, and `wrap` replaces its `write` (the workflow echo: redacted and
+ * escaped). From then on the CLI's text goes through the stream's own write too, so the two never overtake each
+ * other. A descriptor that refuses a
  * synchronous write (`EAGAIN`, one opened non-blocking by another program) is handed to the stream in the same way.
  */
 import {fstatSync, statSync, writeSync} from 'node:fs';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {credentialEnvironmentValues, isCredentialKey, Redactor} from '../../../src/telemetry/redaction.ts';
+import {credentialEnvironmentValues} from '../../../src/telemetry/environment-secrets.ts';
+import {isCredentialKey, Redactor} from '../../../src/telemetry/redaction.ts';
 
 test('known secrets are replaced wherever they appear, longest first, with their bearer form', () => {
   const redactor = new Redactor();
