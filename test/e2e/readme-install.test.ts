@@ -52,8 +52,12 @@ before(async () => {
     .join(':');
   // npm reads its global configuration (such as the machine's CA file) from under the prefix unless told where,
   // and its download cache from under HOME: both stay the machine's, as package.test.ts's npm calls have them.
+  // Asked on the machine's PATH: npm derives the global configuration's place from the Node that runs it.
   const npmConfig = (key: string) =>
-    spawnSync('npm', ['config', 'get', key], {encoding: 'utf8'}).stdout.trim();
+    spawnSync('npm', ['config', 'get', key], {
+      env: {...process.env, PATH: systemPath},
+      encoding: 'utf8',
+    }).stdout.trim();
   env = {
     PATH: `${join(base, 'global', 'bin')}:${systemPath}`,
     npm_config_prefix: join(base, 'global'),
