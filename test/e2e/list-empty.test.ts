@@ -1,6 +1,7 @@
 // `stratos list` where there is no workflow yet: it says where it looked and how to get a first one.
 import assert from 'node:assert/strict';
-import {existsSync} from 'node:fs';
+import {existsSync, readdirSync} from 'node:fs';
+import {cp} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {fileURLToPath} from 'node:url';
@@ -22,7 +23,7 @@ test('no workflows: both discovery roots, stratos new and a runnable example are
   assert.ok(result.stdout.includes(`  ${project.projectRoot} (project)\n`), result.stdout);
   assert.ok(result.stdout.includes(`  ${project.userRoot} (user)\n`), result.stdout);
   assert.match(result.stdout, /'stratos new <name>'/);
-  const example = /stratos run (\S+) --input/.exec(result.stdout)?.[1];
+  const example = /cp -R (\S+) \.stratos\/workflows\//.exec(result.stdout)?.[1];
   assert.equal(example, join(repo, 'examples', 'pr-review'));
   assert.ok(existsSync(join(example, 'workflow.yaml')), 'the example named is there');
 
@@ -33,3 +34,24 @@ test('no workflows: both discovery roots, stratos new and a runnable example are
     {kind: 'user', directory: project.userRoot},
   ]);
 });
+
+test('the printed commands copy the example into the project and run it there, writing nothing into the package', async () => {
+  const listed = await project.cli(['list']);
+  const commands = listed.stdout.split('\n').filter((line) => /^ {2}(mkdir|stratos run) /.test(line));
+  assert.equal(commands.length, 2, listed.stdout);
+  // The copy leaves out what a build of the package's own folder may have left there.
+  const source = join(repo, 'examples', 'pr-review');
+  await cp(source, join(project.projectRoot, 'pr-review'), {
+    recursive: true,
+    filter: (path) => !/[\\/](dist|generated|node_modules)$/.test(path),
+  });
+  const before = listFolder(source);
+  const run = /stratos run pr-review --input '(.+)'$/.exec(commands[1] ?? '')?.[1];
+  const result = await project.cli(['run', 'pr-review', '--input', run ?? '', '--json']);
+  assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+  assert.deepEqual(listFolder(source), before, 'nothing was written into the example of the package');
+});
+
+function listFolder(folder: string): string[] {
+  return readdirSync(folder, {recursive: true}).map(String).sort();
+}

@@ -22,7 +22,10 @@ export const listCommand: CommandHandler = async (_command, context) => {
   return {ok: true, message: count, data: {workflows: catalog, problems, roots}, warnings, human};
 };
 
-/** Where discovery looked, and the two ways to a first workflow: a template, or a bundled example. */
+/**
+ * Where discovery looked, and the two ways to a first workflow: a template, or a copy of a bundled example. A copy,
+ * because a build writes beside the workflow, and the examples of an installed package belong to the package.
+ */
 function describeEmptyCatalog(roots: {kind: string; directory: string}[]): string {
   const example = join(packageDirectory, 'examples', 'pr-review');
   return [
@@ -30,8 +33,9 @@ function describeEmptyCatalog(roots: {kind: string; directory: string}[]): strin
     ...roots.map((root) => `  ${root.directory} (${root.kind})`),
     '',
     "Create one here with 'stratos new <name>' (then 'stratos build <name>' and 'stratos test <name>'),",
-    'or run a bundled example by its folder path:',
-    `  stratos run ${example} --input '{"repo":"org/repo","pr_number":42}'`,
+    'or copy a bundled example into this project and run it:',
+    `  mkdir -p .stratos/workflows && cp -R ${example} .stratos/workflows/`,
+    `  stratos run pr-review --input '{"repo":"org/repo","pr_number":42}'`,
     '',
   ].join('\n');
 }
