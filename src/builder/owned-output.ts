@@ -1,6 +1,6 @@
 /**
- * Every write and removal under `dist/`, `generated/` and `<root>/.generated/` stays inside the workflow folder
- * (or the root). Before touching one of those folders, the build checks that no part of the way from its base to
+ * Every write and removal under `dist/`, `generated/`, `<root>/.generated/`, `<root>/node_modules/` and
+ * `<root>/package.json` stays inside the workflow folder (or the root). Before touching one of those folders, the build checks that no part of the way from its base to
  * the folder, and no entry inside it, is a symbolic link, and that entries Stratos writes as files are files. A
  * violation is a `STRATOS_BUILD_OUTPUT_UNSAFE` error raised before anything is written or deleted.
  */
@@ -66,6 +66,15 @@ function assertNoLinksInside(folder: string): void {
 export async function assertOwnedFolder(base: string, folder: string): Promise<void> {
   assertRealPath(base, folder);
   assertNoLinksInside(folder);
+}
+
+/**
+ * `folder` (under `base`) may hold what Stratos writes: it and each folder on the way to it is a real folder or
+ * absent. For a folder whose entries are Stratos's links (`<root>/node_modules/`), where {@link assertOwnedFolder}
+ * would refuse the links themselves.
+ */
+export async function assertRealFolder(base: string, folder: string): Promise<void> {
+  assertRealPath(base, folder);
 }
 
 /** `file` (under `base`) may be written or removed: its folders are real and it is a regular file or absent. */

@@ -66,8 +66,12 @@ export const errorCodes = {
   STRATOS_BUILD_CHILD_FAILED: 'A child workflow the workflow imports failed to build.',
   STRATOS_BUILD_FAILED: 'One or more workflows failed to build.',
   STRATOS_BUILD_OUTPUT_UNSAFE:
-    'A build output folder or entry (dist/, generated/, <root>/.generated/) is a symbolic link, resolves elsewhere, or is not the kind of entry Stratos writes; nothing was written or deleted.',
+    'A build output folder or entry (dist/, generated/, <root>/.generated/, <root>/node_modules/, <root>/package.json) is a symbolic link, resolves elsewhere, or is not the kind of entry Stratos writes; nothing was written or deleted.',
   STRATOS_BUILD_LOCK_TIMEOUT: 'Another process kept building the workflow for too long.',
+  STRATOS_BUILD_AUTHORED_IN_OWNED_FOLDER:
+    'The workflow imports a file Stratos did not write from a folder it owns (dist/, generated/, <root>/.generated/).',
+  STRATOS_BUILD_OWNED_FILE_KEPT:
+    'Warning: stratos clean left a file in dist/ or generated/ because Stratos did not write it.',
 
   // invocation
   STRATOS_INPUT_JSON_INVALID: 'The --input text is not a JSON object.',
