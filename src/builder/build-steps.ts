@@ -30,7 +30,7 @@ export async function prepareWithoutEntrypoint(
   const {handle, paths, options, diagnostics} = state;
   if (options.explicit === true && Object.keys(handle.manifest.mcp?.servers ?? {}).length > 0) {
     await ensureSharedSdk(paths.root);
-    await ensureIgnoreRules(state.handle.root);
+    diagnostics.push(...(await ensureIgnoreRules(state.handle.root)));
     const {prepareMcpWrappers} = await import('./mcp-preparation.ts');
     const mcp = await prepareMcpWrappers(handle, paths, {
       explicit: true,
@@ -54,7 +54,7 @@ export async function prepareWithoutEntrypoint(
 export async function preparePackage(state: BuildState): Promise<void> {
   const {paths} = state;
   await ensureSharedSdk(paths.root);
-  await ensureIgnoreRules(state.handle.root);
+  state.diagnostics.push(...(await ensureIgnoreRules(state.handle.root)));
   const pkg = await prepareWorkflowPackage(paths, () =>
     state.progress('install', 'installing npm dependencies'),
   );

@@ -70,6 +70,8 @@ export const errorCodes = {
   STRATOS_BUILD_LOCK_TIMEOUT: 'Another process kept building the workflow for too long.',
   STRATOS_BUILD_AUTHORED_IN_OWNED_FOLDER:
     'The workflow imports a file Stratos did not write from a folder it owns (dist/, generated/, <root>/.generated/).',
+  STRATOS_BUILD_IGNORE_RULES_SKIPPED:
+    "Warning: the root's .gitignore is a symbolic link that does not lead to a file inside the root, so its ignore rules were not added.",
   STRATOS_BUILD_OWNED_FILE_KEPT:
     'Warning: stratos clean left a file in dist/ or generated/ because Stratos did not write it.',
 
