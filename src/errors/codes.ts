@@ -35,6 +35,8 @@ export const errorCodes = {
   STRATOS_WORKFLOW_NOT_FOUND: 'No discovered workflow has that name or directory.',
   STRATOS_WORKFLOW_AMBIGUOUS: 'The name exists in both discovery roots; pass the directory path.',
   STRATOS_WORKFLOW_DUPLICATE_NAME: 'Two workflows in one discovery root share a name.',
+  STRATOS_WORKFLOW_LINK_SKIPPED:
+    'Warning: a workflow folder in a discovery root is a symbolic link, which discovery skips.',
   STRATOS_WORKFLOW_CYCLE: 'A workflow calls an ancestor that is still active (a call cycle).',
   STRATOS_WORKFLOW_CHILD_FAILED: 'A child workflow invocation failed.',
 

@@ -202,3 +202,48 @@ test('a root .gitignore linked outside the root is left alone and the build warn
     await other.remove();
   }
 });
+
+test('a workflow folder that is a symbolic link is skipped with a coded reason in list and run, never built through', async () => {
+  const other = await createTempProject('stratos-owned-linked-');
+  try {
+    const shared = join(other.cwd, 'shared', 'linked');
+    await mkdir(shared, {recursive: true});
+    await writeFile(join(shared, 'workflow.yaml'), manifest('linked'));
+    await writeFile(join(shared, 'workflow.ts'), echoWorkflow);
+    const link = join(other.projectRoot, 'linked');
+    await symlink(shared, link, 'dir');
+    const before = await listTree(shared);
+
+    const listed = await other.cli(['list', '--json']);
+    assert.equal(listed.exitCode, 0, listed.stdout);
+    assert.deepEqual(listed.json.data.workflows, []);
+    assert.deepEqual(
+      listed.json.warnings.map((w: {code: string; location: {file: string}}) => [w.code, w.location.file]),
+      [['STRATOS_WORKFLOW_LINK_SKIPPED', join(link, 'workflow.yaml')]],
+    );
+    assert.match(listed.json.warnings[0].message, /is a symbolic link to the workflow folder .*skipped it/);
+    const readable = await other.cli(['list']);
+    assert.match(readable.stderr, /STRATOS_WORKFLOW_LINK_SKIPPED/);
+
+    const run = await other.cli(['run', 'linked', '--input', '{"text":"x"}', '--json']);
+    assert.equal(run.exitCode, 1, run.stdout);
+    assert.equal(run.json.error.code, 'STRATOS_WORKFLOW_NOT_FOUND');
+    assert.match(run.json.error.message, /is a symbolic link to the workflow folder/);
+    assert.deepEqual(await listTree(shared), before, 'nothing was written into the linked folder');
+
+    // Named by the link's path, the folder is used where it really is: its own parent is the root.
+    const byPath = await other.cli(['run', link, '--input', '{"text":"x"}', '--json']);
+    assert.equal(byPath.exitCode, 0, byPath.stdout);
+    assert.deepEqual(byPath.json.data.output, {echo: 'X'});
+    assert.ok(
+      existsSync(join(other.cwd, 'shared', 'node_modules', '@stratoscli')),
+      'the real parent is the root',
+    );
+    assert.ok(
+      !existsSync(join(other.projectRoot, 'node_modules')),
+      'nothing went into the root holding the link',
+    );
+  } finally {
+    await other.remove();
+  }
+});
