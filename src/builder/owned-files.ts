@@ -6,7 +6,7 @@
  * `generated/mcp-negotiation.json` is the MCP client's by name. Any other file in those folders was put there by
  * someone else: it is kept, and a build that compiles it fails.
  */
-import {type Dirent, existsSync, readdirSync, readFileSync, rmdirSync, rmSync} from 'node:fs';
+import {type Dirent, existsSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync} from 'node:fs';
 import {isAbsolute, join, relative, sep} from 'node:path';
 import type {Diagnostic} from '../errors/index.ts';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
@@ -75,26 +75,40 @@ export function clearGenerated(generated: string): ClearedFolder {
 /**
  * Files the compiler read from a folder Stratos owns that Stratos did not write: an import of an authored module
  * from `dist/`, `generated/` or `<root>/.generated/` (the manifest refuses such an entrypoint; this covers the
- * modules it imports).
+ * modules it imports, and an entrypoint reached through a linked folder). Paths are compared where the files
+ * really are, so a link into an owned folder is no way around the rule.
  */
 export function findAuthoredInOwnedFolders(paths: WorkflowPaths, files: readonly string[]): Diagnostic[] {
   const folders = [
-    {folder: paths.dist, label: 'dist/'},
-    {folder: paths.generated, label: 'generated/'},
-    {folder: join(paths.root, '.generated'), label: `${paths.root}${sep}.generated/`},
+    {folder: realPath(paths.dist), label: 'dist/'},
+    {folder: realPath(paths.generated), label: 'generated/'},
+    {folder: realPath(join(paths.root, '.generated')), label: `${paths.root}${sep}.generated/`},
   ];
+  const root = realPath(paths.root);
   const found: Diagnostic[] = [];
   for (const file of files) {
-    const owner = folders.find(({folder}) => isInsideRelative(relative(folder, file)));
-    if (owner === undefined || (owner.folder !== paths.dist && hasGeneratedHeader(file))) continue;
+    // Only files under the root can be in its folders; the compiler's own libraries and the SDK are not resolved.
+    const real = isInsideRelative(relative(paths.root, file)) ? realPath(file) : file;
+    if (!isInsideRelative(relative(root, real))) continue;
+    const owner = folders.find(({folder}) => isInsideRelative(relative(folder, real)));
+    if (owner === undefined || (owner.label !== 'dist/' && hasGeneratedHeader(real))) continue;
     found.push({
       code: 'STRATOS_BUILD_AUTHORED_IN_OWNED_FOLDER',
       severity: 'error',
-      message: `${file} is compiled into the workflow but lies in ${owner.label}, a folder that holds only what Stratos generates, and Stratos did not write it. Move it next to the entrypoint and import it from there.`,
+      message: `${file} is compiled into the workflow but lies in ${owner.label}${real === file ? '' : ` (through a link, at ${real})`}, a folder that holds only what Stratos generates, and Stratos did not write it. Move it next to the entrypoint and import it from there.`,
       location: {file},
     });
   }
   return found;
+}
+
+/** The path with every link resolved, or the path itself when it does not exist. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function isInsideRelative(path: string): boolean {

@@ -54,6 +54,10 @@ export function isSemanticVersion(version: string): boolean {
   return semanticVersionPattern.test(version);
 }
 
+/** C0 and C1 control characters and DEL: a path holding one cannot name a file (NUL) or prints badly. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/u;
+
 /**
  * The folder Stratos owns that an authored path (relative to the workflow folder) lies in, or undefined: `dist/`
  * and `generated/` (a build writes and clears them), `.generated/` (the name of the root's child-wrapper folder)
@@ -80,6 +84,9 @@ export function ownedFolderOf(path: string): string | undefined {
  */
 export function entrypointProblem(entrypoint: string): string | undefined {
   if (entrypoint.trim() === '') return 'it is empty. Name the TypeScript file, such as workflow.ts.';
+  if (controlCharacter.test(entrypoint)) {
+    return 'it holds a control character (such as NUL or a line break), which no file name may hold. Name the TypeScript file, such as workflow.ts.';
+  }
   if (/^[\\/]/.test(entrypoint) || /^[A-Za-z]:/.test(entrypoint) || entrypoint.startsWith('~')) {
     return 'it is an absolute path. Write it relative to the workflow folder, such as workflow.ts.';
   }

@@ -174,6 +174,9 @@ test('invalid entrypoints are STRATOS_MANIFEST_ENTRYPOINT_INVALID with the reaso
     ['.generated/main.ts', /inside \.generated\//],
     ['node_modules/pkg/main.ts', /inside node_modules\//],
     ['src/Node_Modules/main.ts', /inside node_modules\//],
+    ['ma\u0000in.ts', /control character/],
+    ['src/line\nbreak.ts', /control character/],
+    ['main.ts\u0085', /control character/],
   ] as const;
   for (const [entrypoint, reason] of cases) {
     assert.notEqual(entrypointProblem(entrypoint), undefined, entrypoint);
