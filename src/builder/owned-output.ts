@@ -1,8 +1,9 @@
 /**
  * Every write and removal under `dist/`, `generated/`, `<root>/.generated/`, `<root>/node_modules/` and
- * `<root>/package.json` stays inside the workflow folder (or the root). Before touching one of those folders, the build checks that no part of the way from its base to
- * the folder, and no entry inside it, is a symbolic link, and that entries Stratos writes as files are files. A
- * violation is a `STRATOS_BUILD_OUTPUT_UNSAFE` error raised before anything is written or deleted.
+ * `<root>/package.json` stays inside the workflow folder (or the root). Before touching one of those folders, the
+ * build checks that no part of the way from its base to the folder, and no entry inside it, is a symbolic link, and
+ * that entries Stratos writes as files are files. A violation is a `STRATOS_BUILD_OUTPUT_UNSAFE` error raised before
+ * anything is written or deleted. What may be deleted inside them is owned-files.ts's rule.
  */
 import {type Dirent, lstatSync, readdirSync} from 'node:fs';
 import {join, relative, sep} from 'node:path';

@@ -44,8 +44,9 @@ export async function bridgedZodVersion(): Promise<string> {
 }
 
 /**
- * Makes `<root>` resolve the bridged packages, writing only inside the root (`owned-output.ts`). Idempotent and cheap when the links are already right: a few
- * synchronous calls on the path of every explicit build (see internal/json-file.ts for why synchronous).
+ * Makes `<root>` resolve the bridged packages, writing only inside the root (`owned-output.ts`). Idempotent and
+ * cheap when the links are already right: a few synchronous calls on the path of every explicit build (see
+ * internal/json-file.ts for why synchronous).
  */
 export async function ensureSharedSdk(root: string): Promise<void> {
   mkdirSync(root, {recursive: true});
