@@ -3,7 +3,6 @@
  * children, compile, contract check, record, and the MCP-only preparation of a workflow without an entrypoint.
  * Loaded only when a build is not reused. Each step adds its findings to the build's diagnostics.
  */
-import {rm} from 'node:fs/promises';
 import {checkWorkflowContract, collectUnresolvedRefs, exportJsonSchemas} from '../contract/index.ts';
 import {hasErrors, StratosError} from '../errors/index.ts';
 import {packageVersion} from '../internal/package-info.ts';
@@ -16,6 +15,7 @@ import {compilerVersion, compileTypeScript} from './compiler.ts';
 import {ensureIgnoreRules} from './ignore-rules.ts';
 import {loadWorkflowDefinition} from './load-definition.ts';
 import {locateSchemaField} from './locate-schema-field.ts';
+import {clearDist, findAuthoredInOwnedFolders, recordEmittedFiles} from './owned-files.ts';
 import {assertOwnedFile, assertOwnedFolder} from './owned-output.ts';
 import {ensureSharedSdk} from './shared-sdk.ts';
 import {prepareWorkflowPackage} from './workflow-package.ts';
@@ -30,7 +30,7 @@ export async function prepareWithoutEntrypoint(
   const {handle, paths, options, diagnostics} = state;
   if (options.explicit === true && Object.keys(handle.manifest.mcp?.servers ?? {}).length > 0) {
     await ensureSharedSdk(paths.root);
-    await ensureIgnoreRules(state.handle.root);
+    diagnostics.push(...(await ensureIgnoreRules(state.handle.root)));
     const {prepareMcpWrappers} = await import('./mcp-preparation.ts');
     const mcp = await prepareMcpWrappers(handle, paths, {
       explicit: true,
@@ -54,7 +54,7 @@ export async function prepareWithoutEntrypoint(
 export async function preparePackage(state: BuildState): Promise<void> {
   const {paths} = state;
   await ensureSharedSdk(paths.root);
-  await ensureIgnoreRules(state.handle.root);
+  state.diagnostics.push(...(await ensureIgnoreRules(state.handle.root)));
   const pkg = await prepareWorkflowPackage(paths, () =>
     state.progress('install', 'installing npm dependencies'),
   );
@@ -72,21 +72,26 @@ export async function prepareChildWorkflows(
   return hasErrors(children.diagnostics) ? undefined : children.children;
 }
 
-/** Compile: the old record and dist/ go first, then tsc; the files it read, or undefined on failure. */
+/**
+ * Compile: the old record and what the last compile wrote into dist/ go first (a file Stratos did not write stays),
+ * then tsc; the files it read, or undefined on failure. A file the compiler read from a folder Stratos owns that
+ * Stratos did not write fails the build.
+ */
 export async function compileWorkflow(state: BuildState): Promise<string[] | undefined> {
   const {paths} = state;
   await assertOwnedFolder(paths.directory, paths.dist);
   await removeBuildRecord(paths.buildRecord);
-  await rm(paths.dist, {recursive: true, force: true});
+  clearDist(paths.dist);
   state.progress('compile', 'compiling TypeScript');
   const compiled = await compileTypeScript({
     rootDir: paths.root,
     outDir: paths.dist,
     files: [paths.entrypoint],
   });
-  state.diagnostics.push(...compiled.diagnostics);
+  if (compiled.emitted.length > 0) await recordEmittedFiles(paths.dist, compiled.emitted);
+  state.diagnostics.push(...compiled.diagnostics, ...findAuthoredInOwnedFolders(paths, compiled.files));
   if (!compiled.ok || hasErrors(state.diagnostics)) {
-    await rm(paths.dist, {recursive: true, force: true});
+    clearDist(paths.dist);
     return undefined;
   }
   return compiled.files;

@@ -228,7 +228,7 @@ async function reuseIfFresh(state: BuildState): Promise<BuildRecord | undefined>
   if (options.explicit === true) {
     // An explicit build also repairs what the root needs; both are cheap when nothing is missing.
     await (await import('./shared-sdk.ts')).ensureSharedSdk(paths.root);
-    await (await import('./ignore-rules.ts')).ensureIgnoreRules(handle.root);
+    state.diagnostics.push(...(await (await import('./ignore-rules.ts')).ensureIgnoreRules(handle.root)));
   } else if (!isSharedSdkLinked(paths.root)) {
     return undefined;
   }

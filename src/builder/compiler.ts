@@ -37,6 +37,8 @@ export interface CompileResult {
   diagnostics: Diagnostic[];
   /** Every file the compiler read (`--listFiles`), absolute: the build's input files come from it. */
   files: string[];
+  /** Every file the compiler wrote (`--listEmittedFiles`), absolute: the output ledger records them. */
+  emitted: string[];
 }
 
 export async function compileTypeScript(options: CompileOptions): Promise<CompileResult> {
@@ -45,6 +47,7 @@ export async function compileTypeScript(options: CompileOptions): Promise<Compil
     ...prefix,
     ...compilerFlags,
     '--listFiles',
+    '--listEmittedFiles',
     '--rootDir',
     options.rootDir,
     '--outDir',
@@ -53,10 +56,12 @@ export async function compileTypeScript(options: CompileOptions): Promise<Compil
   ];
   return new Promise((resolvePromise, reject) => {
     execFile(command, args, {cwd: options.rootDir, maxBuffer: 64 * 1024 * 1024}, (error, stdout, stderr) => {
-      const files = stdout.split(/\r?\n/).filter((line) => isAbsolute(line) && !diagnosticLine.test(line));
+      const lines = stdout.split(/\r?\n/);
+      const files = lines.filter((line) => isAbsolute(line) && !diagnosticLine.test(line));
+      const emitted = lines.flatMap((line) => emittedLine.exec(line)?.slice(1) ?? []);
       const diagnostics = parseCompilerOutput(stdout, options.rootDir);
-      if (error === null) return resolvePromise({ok: true, diagnostics, files});
-      if (diagnostics.length > 0) return resolvePromise({ok: false, diagnostics, files});
+      if (error === null) return resolvePromise({ok: true, diagnostics, files, emitted});
+      if (diagnostics.length > 0) return resolvePromise({ok: false, diagnostics, files, emitted});
       reject(
         new StratosError(
           'STRATOS_BUILD_COMPILER_FAILED',
@@ -70,6 +75,7 @@ export async function compileTypeScript(options: CompileOptions): Promise<Compil
 
 const diagnosticLine = /^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/;
 const globalLine = /^(error|warning) (TS\d+): (.*)$/;
+const emittedLine = /^TSFILE: (.+)$/;
 
 /** Parses `--pretty false` output: `file(line,col): error TS1234: message` plus indented continuation lines. */
 export function parseCompilerOutput(output: string, cwd: string): Diagnostic[] {
@@ -95,8 +101,9 @@ export function parseCompilerOutput(output: string, cwd: string): Diagnostic[] {
       });
       continue;
     }
-    // `--listFiles` lines are unindented absolute paths; continuation lines of a diagnostic are indented.
-    if (isAbsolute(line)) continue;
+    // `--listFiles` lines are unindented absolute paths, `--listEmittedFiles` lines start with `TSFILE: `;
+    // continuation lines of a diagnostic are indented.
+    if (isAbsolute(line) || emittedLine.test(line)) continue;
     const last = diagnostics.at(-1);
     if (last !== undefined && line.trim() !== '') last.message += `\n${line.trimEnd()}`;
   }

@@ -2,8 +2,8 @@
  * Keeps generated files out of Git with narrow rules in `<root>/.gitignore`, appending only missing lines and
  * never rewriting the author's rules. Generated files Git already tracks are reported, not untracked.
  */
-import {readFileSync} from 'node:fs';
-import {join} from 'node:path';
+import {lstatSync, readFileSync, realpathSync} from 'node:fs';
+import {isAbsolute, join, relative, sep} from 'node:path';
 import type {DiscoveryRoot} from '../discovery/index.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
@@ -25,23 +25,57 @@ const header =
 /**
  * Appends the missing rules to `<root>/.gitignore` of a root Stratos owns: the project and user roots, and a path
  * target's parent folder only when its package.json is the one Stratos wrote. A folder that is someone's own
- * package (a project with its own package.json) keeps its .gitignore untouched.
+ * package (a project with its own package.json) keeps its .gitignore untouched. A `.gitignore` that is a symbolic
+ * link is edited at its target when that stays inside the root (the link stays a link); otherwise it is left as it
+ * is and the result is the warning `STRATOS_BUILD_IGNORE_RULES_SKIPPED`.
  */
-export async function ensureIgnoreRules(root: DiscoveryRoot): Promise<void> {
-  if (root.kind === 'path' && !(await holdsStratosPackageJson(root.directory))) return;
-  const file = join(root.directory, '.gitignore');
+export async function ensureIgnoreRules(root: DiscoveryRoot): Promise<Diagnostic[]> {
+  if (root.kind === 'path' && !(await holdsStratosPackageJson(root.directory))) return [];
+  const link = join(root.directory, '.gitignore');
+  const file = linkTargetInside(root.directory, link);
   let text = '';
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileSync(file ?? link, 'utf8');
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
   const present = new Set(text.split(/\r?\n/).map((line) => line.trim()));
   const missing = ignoreRules.filter((rule) => !present.has(rule));
-  if (missing.length === 0) return;
+  if (missing.length === 0) return [];
+  if (file === undefined) {
+    return [
+      {
+        code: 'STRATOS_BUILD_IGNORE_RULES_SKIPPED',
+        severity: 'warning',
+        message: `${link} is a symbolic link that does not lead to a file inside ${root.directory}, so Stratos left it as it is and did not add its ignore rules. Add these lines to the file yourself, or replace the link with a file: ${missing.join(' ')}`,
+        location: {file: link},
+      },
+    ];
+  }
   const lines = present.has(header) ? missing : [header, ...missing];
   const separator = text === '' || text.endsWith('\n') ? '' : '\n';
   await writeFileAtomic(file, `${text}${separator}${lines.join('\n')}\n`);
+  return [];
+}
+
+/**
+ * The file to edit for `path`: itself when it is not a symbolic link (or absent), the link's final target when
+ * that lies inside `root`, or undefined when it lies outside (or the link leads nowhere).
+ */
+function linkTargetInside(root: string, path: string): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return path;
+  } catch (error) {
+    if (isNotFound(error)) return path;
+    throw error;
+  }
+  try {
+    const target = realpathSync(path);
+    const inside = relative(realpathSync(root), target);
+    return inside !== '' && !isAbsolute(inside) && inside.split(sep)[0] !== '..' ? target : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function holdsStratosPackageJson(directory: string): Promise<boolean> {

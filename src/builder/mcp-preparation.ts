@@ -17,6 +17,7 @@ import {discoverMcpTools} from '../mcp/client/index.ts';
 import {generateWrapperSource, wrapperFileName} from '../mcp/codegen/index.ts';
 import {hashMcpConfigs} from './build-inputs.ts';
 import {detectDirectMcpUsage} from './direct-usage.ts';
+import {hasGeneratedHeader} from './owned-files.ts';
 import {assertOwnedFile, assertOwnedFolder} from './owned-output.ts';
 import type {WorkflowPaths} from './workflow-paths.ts';
 
@@ -88,7 +89,7 @@ export async function prepareMcpWrappers(
         prepared.push(server);
       } catch (error) {
         if (!isStratosError(error)) throw generatedPathError(file, error);
-        await rm(file, {force: true});
+        if (hasGeneratedHeader(file)) await rm(file, {force: true});
         const location = await handle.locate(['mcp', 'servers', server]);
         diagnostics.push({
           code: error.code === 'STRATOS_MCP_CONNECT_FAILED' ? 'STRATOS_MCP_DISCOVERY_FAILED' : error.code,
@@ -112,12 +113,16 @@ function generatedPathError(file: string, error: unknown): StratosError {
   );
 }
 
-/** An explicit build removes wrappers of servers no longer in mcp.servers: their imports then fail to compile. */
+/**
+ * An explicit build removes wrappers of servers no longer in mcp.servers (their imports then fail to compile); a
+ * `.ts` file without the wrapper header is not Stratos's and stays.
+ */
 async function removeUnconfiguredWrappers(folder: string, servers: readonly string[]): Promise<void> {
   const keep = new Set(servers.map((server) => `${server}.ts`));
   const entries = await readdir(folder).catch(() => [] as string[]);
-  const removed = entries.filter((entry) => entry.endsWith('.ts') && !keep.has(entry));
+  const unconfigured = entries.filter((entry) => entry.endsWith('.ts') && !keep.has(entry));
   // Checked all first: a folder named like a wrapper refuses the build before anything is deleted.
-  for (const entry of removed) await assertOwnedFile(folder, join(folder, entry));
+  for (const entry of unconfigured) await assertOwnedFile(folder, join(folder, entry));
+  const removed = unconfigured.filter((entry) => hasGeneratedHeader(join(folder, entry)));
   await Promise.all(removed.map((entry) => rm(join(folder, entry), {force: true})));
 }

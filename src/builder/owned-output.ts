@@ -1,8 +1,9 @@
 /**
- * Every write and removal under `dist/`, `generated/` and `<root>/.generated/` stays inside the workflow folder
- * (or the root). Before touching one of those folders, the build checks that no part of the way from its base to
- * the folder, and no entry inside it, is a symbolic link, and that entries Stratos writes as files are files. A
- * violation is a `STRATOS_BUILD_OUTPUT_UNSAFE` error raised before anything is written or deleted.
+ * Every write and removal under `dist/`, `generated/`, `<root>/.generated/`, `<root>/node_modules/` and
+ * `<root>/package.json` stays inside the workflow folder (or the root). Before touching one of those folders, the
+ * build checks that no part of the way from its base to the folder, and no entry inside it, is a symbolic link, and
+ * that entries Stratos writes as files are files. A violation is a `STRATOS_BUILD_OUTPUT_UNSAFE` error raised before
+ * anything is written or deleted. What may be deleted inside them is owned-files.ts's rule.
  */
 import {type Dirent, lstatSync, readdirSync} from 'node:fs';
 import {join, relative, sep} from 'node:path';
@@ -66,6 +67,15 @@ function assertNoLinksInside(folder: string): void {
 export async function assertOwnedFolder(base: string, folder: string): Promise<void> {
   assertRealPath(base, folder);
   assertNoLinksInside(folder);
+}
+
+/**
+ * `folder` (under `base`) may hold what Stratos writes: it and each folder on the way to it is a real folder or
+ * absent. For a folder whose entries are Stratos's links (`<root>/node_modules/`), where {@link assertOwnedFolder}
+ * would refuse the links themselves.
+ */
+export async function assertRealFolder(base: string, folder: string): Promise<void> {
+  assertRealPath(base, folder);
 }
 
 /** `file` (under `base`) may be written or removed: its folders are real and it is a regular file or absent. */

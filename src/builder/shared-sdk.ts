@@ -15,6 +15,7 @@ import {
   packageDirectory,
   packageVersion,
 } from '../internal/package-info.ts';
+import {assertOwnedFile, assertRealFolder} from './owned-output.ts';
 
 /** The description of the root package.json Stratos writes: a root holding it is one Stratos set up. */
 export const rootMarker = 'Managed by Stratos: the shared SDK of this discovery root. Do not edit.';
@@ -43,11 +44,17 @@ export async function bridgedZodVersion(): Promise<string> {
 }
 
 /**
- * Makes `<root>` resolve the bridged packages. Idempotent and cheap when the links are already right: a few
- * synchronous calls on the path of every explicit build (see internal/json-file.ts for why synchronous).
+ * Makes `<root>` resolve the bridged packages, writing only inside the root (`owned-output.ts`). Idempotent and
+ * cheap when the links are already right: a few synchronous calls on the path of every explicit build (see
+ * internal/json-file.ts for why synchronous).
  */
 export async function ensureSharedSdk(root: string): Promise<void> {
   mkdirSync(root, {recursive: true});
+  // Checked all first: a package.json or a node_modules/ (or a scope folder in it) that is a symbolic link is
+  // refused before anything is written, so no link is ever made or replaced outside the root.
+  await assertOwnedFile(root, join(root, 'package.json'));
+  for (const bridged of bridgedPackages())
+    await assertRealFolder(root, dirname(join(root, 'node_modules', bridged.name)));
   await ensureRootPackageJson(root);
   for (const bridged of bridgedPackages())
     ensureLink(join(root, 'node_modules', bridged.name), bridged.directory);

@@ -18,7 +18,8 @@ export interface WorkflowPaths {
 export function resolveWorkflowPaths(handle: WorkflowHandle): WorkflowPaths {
   const directory = handle.directory;
   const root = handle.root.directory;
-  const entry = handle.manifest?.entrypoint ?? 'workflow.ts';
+  // Both separators count, as the manifest validator judges them: `src\main.ts` is src/main.ts on every system.
+  const entry = (handle.manifest?.entrypoint ?? 'workflow.ts').replaceAll('\\', '/');
   const dist = join(directory, 'dist');
   const fromRoot = relative(root, join(directory, entry)).replace(/\.ts$/, '.js');
   return {

@@ -1,5 +1,5 @@
 /** Finds workflow folders in the discovery roots. Reads manifests only: never builds, installs or connects. */
-import {type Dirent, readdirSync, readFileSync, statSync} from 'node:fs';
+import {type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync} from 'node:fs';
 import {basename, join, resolve} from 'node:path';
 import type {Diagnostic} from '../errors/index.ts';
 import {sha256Hex} from '../internal/hash.ts';
@@ -22,32 +22,70 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
 
 export async function discoverWorkflows(options: DiscoveryOptions): Promise<DiscoveryResult> {
   const roots = discoveryRoots(options);
-  const perRoot = await Promise.all(roots.map((root) => discoverRoot(root)));
-  const workflows = perRoot.flat();
-  return {roots, workflows, problems: findDuplicateNames(workflows)};
+  const perRoot = await Promise.all(roots.map((root) => readRoot(root)));
+  const workflows = perRoot.flatMap((found) => found.workflows);
+  const skipped = perRoot.flatMap((found) => found.skipped);
+  return {roots, workflows, problems: [...skipped, ...findDuplicateNames(workflows)]};
 }
 
+/** The workflows of one root. */
 export async function discoverRoot(root: DiscoveryRoot): Promise<WorkflowHandle[]> {
+  return (await readRoot(root)).workflows;
+}
+
+/**
+ * The workflow folders of a root, and a warning for each symbolic link to a workflow folder, which discovery skips:
+ * a build writes `dist/` and `generated/` inside the workflow folder, and through a link that would be outside the
+ * root (docs/decisions.md).
+ */
+async function readRoot(root: DiscoveryRoot): Promise<{workflows: WorkflowHandle[]; skipped: Diagnostic[]}> {
   // Synchronous reads of a few small files: faster than the promise API's thread-pool round trips (json-file.ts).
   let entries: Dirent[];
   try {
     entries = readdirSync(root.directory, {withFileTypes: true});
   } catch {
-    return [];
+    return {workflows: [], skipped: []};
   }
-  const folders = entries
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+  const candidates = entries.filter((entry) => !entry.name.startsWith('.') && entry.name !== 'node_modules');
+  const folders = candidates
+    .filter((entry) => entry.isDirectory())
     .map((entry) => join(root.directory, entry.name))
     .sort();
   const handles = await Promise.all(folders.map((folder) => readWorkflowFolder(folder, root)));
-  return handles.filter((handle) => handle !== undefined);
+  const skipped = candidates
+    .filter(
+      (entry) =>
+        entry.isSymbolicLink() && fileSize(join(root.directory, entry.name, 'workflow.yaml')) !== undefined,
+    )
+    .map((entry) => linkedFolderSkipped(join(root.directory, entry.name), root))
+    .sort((a, b) => a.location!.file.localeCompare(b.location!.file));
+  return {workflows: handles.filter((handle) => handle !== undefined), skipped};
 }
 
-/** The handle of one folder, or undefined when it holds no workflow.yaml. */
+function linkedFolderSkipped(link: string, root: DiscoveryRoot): Diagnostic {
+  let target: string;
+  try {
+    target = realpathSync(link);
+  } catch {
+    target = link;
+  }
+  return {
+    code: 'STRATOS_WORKFLOW_LINK_SKIPPED',
+    severity: 'warning',
+    message: `${link} is a symbolic link to the workflow folder ${target}, so discovery skipped it: a build writes dist/ and generated/ inside the workflow folder, which through the link would be outside ${root.directory}. Move or copy the folder into ${root.directory}, or run it by its own path ('stratos run ${target}').`,
+    location: {file: join(link, 'workflow.yaml')},
+  };
+}
+
+/**
+ * The handle of one folder, or undefined when it holds no workflow.yaml or is a symbolic link (discovery skips
+ * linked folders; a path target is resolved to its real folder first).
+ */
 export async function readWorkflowFolder(
   directory: string,
   root: DiscoveryRoot,
 ): Promise<WorkflowHandle | undefined> {
+  if (isSymbolicLink(directory)) return undefined;
   const size = fileSize(join(directory, 'workflow.yaml'));
   if (size === undefined) return undefined;
   if (size > MAX_MANIFEST_BYTES) {
@@ -105,6 +143,14 @@ async function parseFolder(directory: string, bytes: Uint8Array | undefined): Pr
   }
   // Unreadable or not UTF-8: readManifest words that diagnostic.
   return text === undefined ? readManifest(directory) : parseManifest(text, join(directory, 'workflow.yaml'));
+}
+
+function isSymbolicLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** The size of a regular file, or undefined when there is none. */

@@ -1,6 +1,6 @@
 /** Turns a CLI target (a workflow name or a workflow folder path) into exactly one workflow handle. */
-import {existsSync} from 'node:fs';
-import {dirname} from 'node:path';
+import {existsSync, lstatSync, realpathSync} from 'node:fs';
+import {basename, dirname} from 'node:path';
 import {StratosError} from '../errors/index.ts';
 import {resolveConfiguredPath} from '../internal/configured-path.ts';
 import {formatSuggestions, suggestClosest} from '../internal/edit-distance.ts';
@@ -25,9 +25,16 @@ export async function resolveWorkflow(
       target,
       discovery.workflows.map((w) => w.name),
     );
+    // A folder of that name that discovery skipped as a symbolic link: say so instead of only "not found".
+    const linked = discovery.problems.find(
+      (p) =>
+        p.code === 'STRATOS_WORKFLOW_LINK_SKIPPED' &&
+        p.location !== undefined &&
+        basename(dirname(p.location.file)) === target,
+    );
     throw new StratosError(
       'STRATOS_WORKFLOW_NOT_FOUND',
-      `Workflow '${target}' was not found in ${where}.${formatSuggestions(suggestions)} Run 'stratos list' to see the discovered workflows.`,
+      `Workflow '${target}' was not found in ${where}.${formatSuggestions(suggestions)} ${linked === undefined ? "Run 'stratos list' to see the discovered workflows." : linked.message}`,
       {details: {target, roots: discovery.roots.map((r) => r.directory), suggestions}},
     );
   }
@@ -49,12 +56,24 @@ export async function resolveWorkflow(
   return matches[0]!;
 }
 
+/**
+ * A folder reached through a symbolic link is used at its real path, so its root is its real parent and every build
+ * write lands in the folder itself, never through the link.
+ */
+function realFolder(path: string): string {
+  try {
+    return lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
+  } catch {
+    return path;
+  }
+}
+
 async function resolvePathTarget(
   target: string,
   discovery: DiscoveryResult,
   cwd: string,
 ): Promise<WorkflowHandle> {
-  const directory = resolveConfiguredPath(target, cwd);
+  const directory = realFolder(resolveConfiguredPath(target, cwd));
   const known = discovery.workflows.find((w) => w.directory === directory);
   if (known !== undefined) return known;
   const root = discovery.roots.find((r) => r.directory === dirname(directory)) ?? {

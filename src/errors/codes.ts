@@ -35,6 +35,8 @@ export const errorCodes = {
   STRATOS_WORKFLOW_NOT_FOUND: 'No discovered workflow has that name or directory.',
   STRATOS_WORKFLOW_AMBIGUOUS: 'The name exists in both discovery roots; pass the directory path.',
   STRATOS_WORKFLOW_DUPLICATE_NAME: 'Two workflows in one discovery root share a name.',
+  STRATOS_WORKFLOW_LINK_SKIPPED:
+    'Warning: a workflow folder in a discovery root is a symbolic link, which discovery skips.',
   STRATOS_WORKFLOW_CYCLE: 'A workflow calls an ancestor that is still active (a call cycle).',
   STRATOS_WORKFLOW_CHILD_FAILED: 'A child workflow invocation failed.',
 
@@ -66,8 +68,14 @@ export const errorCodes = {
   STRATOS_BUILD_CHILD_FAILED: 'A child workflow the workflow imports failed to build.',
   STRATOS_BUILD_FAILED: 'One or more workflows failed to build.',
   STRATOS_BUILD_OUTPUT_UNSAFE:
-    'A build output folder or entry (dist/, generated/, <root>/.generated/) is a symbolic link, resolves elsewhere, or is not the kind of entry Stratos writes; nothing was written or deleted.',
+    'A build output folder or entry (dist/, generated/, <root>/.generated/, <root>/node_modules/, <root>/package.json) is a symbolic link, resolves elsewhere, or is not the kind of entry Stratos writes; nothing was written or deleted.',
   STRATOS_BUILD_LOCK_TIMEOUT: 'Another process kept building the workflow for too long.',
+  STRATOS_BUILD_AUTHORED_IN_OWNED_FOLDER:
+    'The workflow imports a file Stratos did not write from a folder it owns (dist/, generated/, <root>/.generated/).',
+  STRATOS_BUILD_IGNORE_RULES_SKIPPED:
+    "Warning: the root's .gitignore is a symbolic link that does not lead to a file inside the root, so its ignore rules were not added.",
+  STRATOS_BUILD_OWNED_FILE_KEPT:
+    'Warning: stratos clean left a file in dist/ or generated/ because Stratos did not write it.',
 
   // invocation
   STRATOS_INPUT_JSON_INVALID: 'The --input text is not a JSON object.',

@@ -54,17 +54,48 @@ export function isSemanticVersion(version: string): boolean {
   return semanticVersionPattern.test(version);
 }
 
+/** C0 and C1 control characters and DEL: a path holding one cannot name a file (NUL) or prints badly. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/u;
+
+/**
+ * The folder Stratos owns that an authored path (relative to the workflow folder) lies in, or undefined: `dist/`
+ * and `generated/` (a build writes and clears them), `.generated/` (the name of the root's child-wrapper folder)
+ * and `node_modules/` (packages, never authored code). The first folder
+ * counts for `dist`, `generated` and `.generated`, any folder for `node_modules`; names compare the way
+ * case-insensitive file systems do (any case, and Windows drops trailing dots and spaces), after `.` and empty
+ * parts are skipped.
+ */
+export function ownedFolderOf(path: string): string | undefined {
+  const names = path
+    .split(/[\\/]/)
+    .slice(0, -1)
+    .filter((part) => part !== '' && part !== '.')
+    .map((part) => part.replace(/[. ]+$/, '').toLowerCase());
+  const first = names[0];
+  if (first !== undefined && ['dist', 'generated', '.generated'].includes(first)) return `${first}/`;
+  return names.includes('node_modules') ? 'node_modules/' : undefined;
+}
+
 /**
  * Why an entrypoint path is invalid, as a sentence, or undefined when it is a relative `.ts` path that stays
- * inside the workflow folder. Both separators count, so a manifest written on Windows is judged the same.
+ * inside the workflow folder and outside the folders Stratos owns. Both separators count, so a manifest written on
+ * Windows is judged the same.
  */
 export function entrypointProblem(entrypoint: string): string | undefined {
   if (entrypoint.trim() === '') return 'it is empty. Name the TypeScript file, such as workflow.ts.';
+  if (controlCharacter.test(entrypoint)) {
+    return 'it holds a control character (such as NUL or a line break), which no file name may hold. Name the TypeScript file, such as workflow.ts.';
+  }
   if (/^[\\/]/.test(entrypoint) || /^[A-Za-z]:/.test(entrypoint) || entrypoint.startsWith('~')) {
     return 'it is an absolute path. Write it relative to the workflow folder, such as workflow.ts.';
   }
   if (entrypoint.split(/[\\/]/).includes('..')) {
     return "it leaves the workflow folder with '..'. Move the file inside the workflow folder.";
+  }
+  const owned = ownedFolderOf(entrypoint);
+  if (owned !== undefined) {
+    return `it is inside ${owned}, a folder Stratos writes and clears on every build, so the file would be lost. Move it outside ${owned}, such as src/main.ts.`;
   }
   if (entrypoint.endsWith('.d.ts')) {
     return 'it is a declaration file (.d.ts), which holds no code. Name the .ts file that default-exports the workflow.';

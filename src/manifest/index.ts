@@ -21,6 +21,7 @@ export {
   entrypointProblem,
   isSemanticVersion,
   nameProblem,
+  ownedFolderOf,
   workflowNameMaxLength,
   workflowNamePattern,
 } from './field-formats.ts';

@@ -3,6 +3,8 @@
 // throw, STRATOS_INTERNAL, a stack trace or more than one envelope. In-process for the many cheap manifest cases,
 // through the real CLI for a sample of manifests (one `list`) and for every generated input (`run`).
 import assert from 'node:assert/strict';
+import {mkdir, readFile, symlink, writeFile} from 'node:fs/promises';
+import {dirname, join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {z} from 'zod';
 import {workflow} from '../../src/contract/index.ts';
@@ -465,3 +467,190 @@ test('streamed output: secrets written in pieces never appear whole, escapes are
     }
   }
 });
+
+// Entrypoint paths: hostile `entrypoint` values (owned folders at any depth and in any case, `..`, absolute paths,
+// both separators, odd extensions, control characters, Unicode) are each accepted exactly when the path is safe, or
+// rejected with one coded error at the value. Through the CLI, a handful of them (and entrypoints reached through a
+// linked folder) build or fail with one coded, located error, and no authored file is ever deleted.
+const ENTRYPOINT_CASES = 500;
+const CLI_ENTRYPOINT_CASES = 6;
+
+const entrypointFolders = [
+  'dist',
+  'generated',
+  '.generated',
+  'node_modules',
+  'src',
+  'lib',
+  '.hidden',
+  'Dist',
+  'DIST',
+  'GeNeRaTeD',
+  '.Generated',
+  'Node_Modules',
+  'dist.',
+  'dist ',
+  'distribution',
+  'ｄｉｓｔ',
+  'dïst',
+  '..',
+  '.',
+  '',
+  '~',
+  'C:',
+  '\u200b',
+  '🚀',
+  'İ',
+];
+const entrypointFiles = [
+  'main.ts',
+  'workflow.ts',
+  'main.js',
+  'main.mts',
+  'types.d.ts',
+  'main.TS',
+  '.ts',
+  'main.tsx',
+  'мой.ts',
+  'main.ts.ts',
+  'a b.ts',
+  'main.ts\u0000',
+  'ma\u0000in.ts',
+  'line\nbreak.ts',
+  'e\u0301.ts',
+  '😀.ts',
+];
+const entrypointPrefixes = ['/', '\\', '~/', 'C:\\', 'c:/', '\\\\server\\share\\', 'file:///'];
+
+function generateEntrypoint(index: number): string {
+  seedCase(3, index);
+  const folders = Array.from({length: int(4)}, () => pick(entrypointFolders));
+  const path = [...folders, pick(entrypointFiles)].join(pick(['/', '/', '\\', '//', '/./']));
+  return int(6) === 0 ? `${pick(entrypointPrefixes)}${path}` : path;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/u;
+
+/** The entrypoint rule of docs/manifest.md, stated on its own: a relative .ts path outside the owned folders. */
+function isSafeEntrypoint(path: string): boolean {
+  const parts = path.split(/[\\/]/);
+  const folders = parts
+    .slice(0, -1)
+    .filter((part) => part !== '' && part !== '.')
+    .map((part) => part.replace(/[. ]+$/, '').toLowerCase());
+  return (
+    !/^([\\/~]|[A-Za-z]:)/.test(path) &&
+    !parts.includes('..') &&
+    /[^\\/]\.ts$/.test(path) &&
+    !path.endsWith('.d.ts') &&
+    !controlCharacter.test(path) &&
+    !['dist', 'generated', '.generated'].includes(folders[0] ?? '') &&
+    !folders.includes('node_modules')
+  );
+}
+
+test('entrypoint paths: each generated value is accepted exactly when safe, or rejected with one located code', () => {
+  let accepted = 0;
+  for (let i = 0; i < ENTRYPOINT_CASES; i++) {
+    const value = generateEntrypoint(i);
+    const text = manifest('fuzz', `entrypoint: ${JSON.stringify(value)}\n`);
+    const result = parseManifest(text, `/fuzz/${i}/workflow.yaml`);
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    const what = `case ${i} ${JSON.stringify(value)}`;
+    if (isSafeEntrypoint(value)) {
+      accepted++;
+      assert.deepEqual(errors, [], what);
+      assert.equal(result.manifest?.entrypoint, value, what);
+      continue;
+    }
+    assert.deepEqual(
+      errors.map((d) => [d.code, d.location?.line, d.location?.column]),
+      [['STRATOS_MANIFEST_ENTRYPOINT_INVALID', 5, 13]],
+      what,
+    );
+  }
+  assert.ok(accepted > 20 && accepted < ENTRYPOINT_CASES - 100, `both outcomes are exercised (${accepted})`);
+});
+
+/** Where a relative entrypoint's file lives in the workflow folder: both separators count. */
+const entrypointFile = (value: string) => value.replaceAll('\\', '/');
+
+test('entrypoint paths through the CLI: build, clean and build again delete no authored file', async () => {
+  const fuzz = await createTempProject('stratos-fuzz-entry-');
+  try {
+    const cases: {name: string; value: string; safe: boolean; link?: string}[] = [];
+    let safe = 0;
+    for (let i = ENTRYPOINT_CASES; cases.length < CLI_ENTRYPOINT_CASES; i++) {
+      const value = generateEntrypoint(i);
+      const creatable = !/^([\\/~]|[A-Za-z]:)/.test(value) && !value.split(/[\\/]/).includes('..');
+      if (!creatable || controlCharacter.test(value) || /[\\/]$/.test(value)) continue;
+      const isSafe = isSafeEntrypoint(value);
+      if (isSafe ? safe >= CLI_ENTRYPOINT_CASES / 2 : cases.length - safe >= CLI_ENTRYPOINT_CASES / 2)
+        continue;
+      if (isSafe) safe++;
+      cases.push({name: `entry-${cases.length}`, value, safe: isSafe});
+    }
+    // Symlink-ish: a safe-looking path whose folder is a link into dist/ or generated/ of the workflow.
+    for (const target of ['dist', 'generated']) {
+      cases.push({name: `entry-${cases.length}`, value: 'linked/main.ts', safe: true, link: target});
+    }
+    const authored = new Map<string, string>();
+    for (const entry of cases) {
+      const directory = await fuzz.writeWorkflow(entry.name, {
+        'workflow.yaml': manifest(entry.name, `entrypoint: ${JSON.stringify(entry.value)}\n`),
+      });
+      const file = join(
+        directory,
+        entry.link ?? '',
+        entry.link === undefined ? entrypointFile(entry.value) : 'main.ts',
+      );
+      await mkdir(dirname(file), {recursive: true});
+      await writeFile(file, echoWorkflow);
+      authored.set(file, echoWorkflow);
+      if (entry.link !== undefined) await symlink(entry.link, join(directory, 'linked'), 'dir');
+    }
+    for (const args of [['build'], ['clean'], ['build']]) {
+      const result = await fuzz.cli([...args, '--json']);
+      assertOneCodedEnvelope(result, args.join(' '));
+      for (const [file, content] of authored) {
+        assert.equal(
+          await readFile(file, 'utf8').catch(() => 'deleted'),
+          content,
+          `${args.join(' ')}: ${file}`,
+        );
+      }
+      if (args[0] !== 'build') continue;
+      const workflows = (result.json as {ok: boolean; data?: BuiltList; error?: {details: BuiltList}}).ok
+        ? (result.json as {data: BuiltList}).data.workflows
+        : (result.json as {error: {details: BuiltList}}).error.details.workflows;
+      for (const entry of cases) {
+        const built = workflows.find((w) => w.name === entry.name);
+        const what = `${args.join(' ')} ${JSON.stringify(entry.value)}${entry.link === undefined ? '' : ` -> ${entry.link}`}`;
+        assert.ok(built !== undefined, what);
+        if (built.status !== 'failed') {
+          assert.ok(entry.safe && entry.link === undefined, `${what}: built`);
+          continue;
+        }
+        const errors = built.diagnostics.filter((d) => d.severity === 'error');
+        assert.equal(errors.length, 1, `${what}: ${JSON.stringify(errors)}`);
+        assert.ok(knownCodes.has(errors[0]!.code) && errors[0]!.location?.file !== undefined, what);
+        if (!entry.safe) assert.equal(errors[0]!.code, 'STRATOS_MANIFEST_ENTRYPOINT_INVALID', what);
+        // Through the link, the entrypoint really is an authored file in an owned folder.
+        if (entry.link !== undefined)
+          assert.equal(errors[0]!.code, 'STRATOS_BUILD_AUTHORED_IN_OWNED_FOLDER', what);
+        if (entry.safe && entry.link === undefined) assert.fail(`${what}: a safe entrypoint failed to build`);
+      }
+    }
+  } finally {
+    await fuzz.remove();
+  }
+});
+
+interface BuiltList {
+  workflows: {
+    name: string;
+    status: string;
+    diagnostics: {code: string; severity: string; location?: {file: string}}[];
+  }[];
+}

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
+import {lstat, mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
@@ -51,4 +51,43 @@ test('running again changes nothing', async () => {
 
 test('outside a Git repository no tracked files are reported', async () => {
   assert.deepEqual(await findTrackedGeneratedFiles(root, 'echo'), []);
+});
+
+test('a .gitignore linked to a file inside the root is edited at its target, and stays a link', async () => {
+  const inside = await mkdtemp(join(tmpdir(), 'stratos-ignore-link-'));
+  try {
+    await mkdir(join(inside, 'shared'));
+    await writeFile(join(inside, 'shared', 'ignore'), '*.log\n');
+    await symlink(join('shared', 'ignore'), join(inside, '.gitignore'));
+    assert.deepEqual(await ensureIgnoreRules({kind: 'project', directory: inside}), []);
+    assert.ok((await lstat(join(inside, '.gitignore'))).isSymbolicLink(), 'still a link');
+    const text = await readFile(join(inside, 'shared', 'ignore'), 'utf8');
+    assert.ok(text.startsWith('*.log\n') && ignoreRules.every((rule) => text.includes(rule)), text);
+  } finally {
+    await rm(inside, {recursive: true, force: true});
+  }
+});
+
+test('a .gitignore linked outside the root is left as it is, with a coded warning', async () => {
+  const base = await mkdtemp(join(tmpdir(), 'stratos-ignore-outside-'));
+  try {
+    const linkRoot = join(base, 'root');
+    await mkdir(linkRoot);
+    await writeFile(join(base, 'elsewhere'), '*.log\n');
+    await symlink(join(base, 'elsewhere'), join(linkRoot, '.gitignore'));
+    const warnings = await ensureIgnoreRules({kind: 'project', directory: linkRoot});
+    assert.deepEqual(
+      warnings.map((w) => [w.code, w.severity, w.location?.file]),
+      [['STRATOS_BUILD_IGNORE_RULES_SKIPPED', 'warning', join(linkRoot, '.gitignore')]],
+    );
+    assert.match(warnings[0]!.message, /is a symbolic link that does not lead to a file inside/);
+    assert.equal(await readFile(join(base, 'elsewhere'), 'utf8'), '*.log\n', 'the target is untouched');
+    assert.equal(
+      await readlink(join(linkRoot, '.gitignore')),
+      join(base, 'elsewhere'),
+      'the link is untouched',
+    );
+  } finally {
+    await rm(base, {recursive: true, force: true});
+  }
 });

@@ -134,6 +134,11 @@ test('valid entrypoints are relative .ts paths inside the folder', () => {
     'src\\main.ts',
     'a..b.ts',
     '.hidden/x.ts',
+    'src/dist/main.ts',
+    'src/generated/main.ts',
+    'distribution/main.ts',
+    'dist.ts',
+    'node_modules.ts',
   ]) {
     assert.equal(entrypointProblem(entrypoint), undefined, entrypoint);
     const result = withField('entrypoint', JSON.stringify(entrypoint));
@@ -157,6 +162,21 @@ test('invalid entrypoints are STRATOS_MANIFEST_ENTRYPOINT_INVALID with the reaso
     ['types.d.ts', /declaration file/],
     ['src/', /ending in \.ts/],
     ['', /is empty/],
+    ['dist/main.ts', /inside dist\/, a folder Stratos writes and clears/],
+    ['./dist/main.ts', /inside dist\//],
+    ['DIST/main.ts', /inside dist\//],
+    ['Dist\\main.ts', /inside dist\//],
+    ['dist./main.ts', /inside dist\//],
+    ['dist /main.ts', /inside dist\//],
+    ['.//dist//deep/main.ts', /inside dist\//],
+    ['generated/main.ts', /inside generated\//],
+    ['GENERATED/mcp/x.ts', /inside generated\//],
+    ['.generated/main.ts', /inside \.generated\//],
+    ['node_modules/pkg/main.ts', /inside node_modules\//],
+    ['src/Node_Modules/main.ts', /inside node_modules\//],
+    ['ma\u0000in.ts', /control character/],
+    ['src/line\nbreak.ts', /control character/],
+    ['main.ts\u0085', /control character/],
   ] as const;
   for (const [entrypoint, reason] of cases) {
     assert.notEqual(entrypointProblem(entrypoint), undefined, entrypoint);
