@@ -272,6 +272,9 @@ export const errorCodes = {
   STRATOS_TEST_CASE_INVALID:
     'A test case file under <workflow>/tests/ is not valid YAML or JSON, or has a field of the wrong shape.',
   STRATOS_TEST_CASE_EXISTS: 'stratos runs record would overwrite an existing test case file.',
+  STRATOS_TEST_CASE_NAME_INVALID:
+    'A test case name is not lowercase kebab-case of at most 64 characters, or is a reserved device name.',
+  STRATOS_TEST_CASE_WRITE_FAILED: 'stratos runs record could not create the test case file.',
   STRATOS_TEST_NO_CASES: 'The workflow has no test cases under <workflow>/tests/.',
   STRATOS_TEST_CALL_UNSCRIPTED:
     'During stratos test, the workflow made an agent, decision, MCP or child call its case does not script.',

@@ -9,9 +9,10 @@ import {parse as parseYaml} from 'yaml';
 import {z} from 'zod';
 import {errorCodes, StratosError} from '../errors/index.ts';
 import {isNotFound} from '../internal/json-file.ts';
+import {caseExtensions} from './case-name.ts';
 
 export const CASES_FOLDER = 'tests';
-const caseExtensions = new Set(['.yaml', '.yml', '.json']);
+const caseFileExtensions = new Set<string>(caseExtensions);
 
 const agentScript = z
   .strictObject({
@@ -103,7 +104,7 @@ export async function readTestCases(directory: string): Promise<CaseFile[]> {
   let names: string[];
   try {
     names = (await readdir(folder, {withFileTypes: true}))
-      .filter((entry) => entry.isFile() && caseExtensions.has(extname(entry.name)))
+      .filter((entry) => entry.isFile() && caseFileExtensions.has(extname(entry.name)))
       .map((entry) => entry.name)
       .sort();
   } catch (error) {

@@ -1,0 +1,79 @@
+// Case files as untrusted input, through the real CLI: `stratos runs record --case` takes only names the workflow
+// rule allows and never follows or replaces a link; a case file's depth, own keys and placeholders are checked
+// before anything runs.
+import assert from 'node:assert/strict';
+import {existsSync} from 'node:fs';
+import {lstat, readdir, readlink, symlink, writeFile} from 'node:fs/promises';
+import {join} from 'node:path';
+import {after, before, test} from 'node:test';
+import {createTempProject, echoWorkflow, manifest, type TempProject} from '../helpers/temp-project.ts';
+
+let project: TempProject;
+let tests: string;
+let runId: string;
+
+before(async () => {
+  project = await createTempProject('stratos-case-files-');
+  const directory = await project.writeWorkflow('echo', {
+    'workflow.yaml': manifest('echo'),
+    'workflow.ts': echoWorkflow,
+  });
+  tests = join(directory, 'tests');
+  const run = await project.cli(['run', 'echo', '--input', '{"text":"hi"}', '--json']);
+  assert.equal(run.exitCode, 0, run.stdout + run.stderr);
+  runId = run.json.data.executionId;
+});
+
+after(async () => {
+  await project?.remove();
+});
+
+function record(name: string) {
+  return project.cli(['runs', 'record', runId, '--case', name, '--json']);
+}
+
+/** A coded failure with no stack and no internal error. */
+function assertCoded(result: Awaited<ReturnType<typeof record>>, code: string): void {
+  assert.equal(result.exitCode, 1, result.stdout + result.stderr);
+  assert.equal(result.json.error.code, code, result.stdout);
+  assert.ok(!/\n\s+at /.test(result.stdout + result.stderr), 'no stack trace');
+}
+
+test('runs record refuses case names the workflow-name rule refuses, with a coded error', async () => {
+  const long = await record('a'.repeat(300));
+  assertCoded(long, 'STRATOS_TEST_CASE_NAME_INVALID');
+  assert.match(long.json.error.message, /300 characters; the limit is 64/);
+  assert.ok(!long.json.error.message.includes('a'.repeat(100)), 'the long name is shortened in the message');
+
+  const extension = await record('greeting.yaml');
+  assertCoded(extension, 'STRATOS_TEST_CASE_NAME_INVALID');
+  assert.match(extension.json.error.message, /Give --case greeting\./);
+
+  const device = await record('CON');
+  assertCoded(device, 'STRATOS_TEST_CASE_NAME_INVALID');
+  assert.equal((await record('nul')).json.error.code, 'STRATOS_TEST_CASE_NAME_INVALID');
+  assert.equal((await record('Upper_Case')).json.error.code, 'STRATOS_TEST_CASE_NAME_INVALID');
+  assert.ok(!existsSync(tests), 'nothing was written');
+
+  const good = await record('greeting');
+  assert.equal(good.exitCode, 0, good.stdout + good.stderr);
+  assert.equal(good.json.data.file, join(tests, 'greeting.yaml'));
+});
+
+test('runs record never follows or replaces a symbolic link, dangling or not, at the case path', async () => {
+  const target = join(project.cwd, 'elsewhere.yaml');
+  await symlink(target, join(tests, 'dangling.yaml'));
+  const result = await record('dangling');
+  assertCoded(result, 'STRATOS_TEST_CASE_EXISTS');
+  assert.match(result.json.error.message, /is a symbolic link/);
+  assert.ok(!existsSync(target), 'the link was not followed');
+  assert.ok((await lstat(join(tests, 'dangling.yaml'))).isSymbolicLink());
+  assert.equal(await readlink(join(tests, 'dangling.yaml')), target);
+
+  // A case of the same name with another extension is the same case.
+  await writeFile(join(tests, 'other.json'), '{"input": {"text": "hi"}, "output": {"echo": "HI"}}');
+  const other = await record('other');
+  assertCoded(other, 'STRATOS_TEST_CASE_EXISTS');
+  assert.match(other.json.error.message, /other\.json already exists/);
+  assert.deepEqual((await readdir(tests)).sort(), ['dangling.yaml', 'greeting.yaml', 'other.json']);
+});
