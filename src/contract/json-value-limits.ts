@@ -8,8 +8,14 @@ import type {ValidationIssue} from './validate.ts';
 /** Objects and arrays nested deeper than this are rejected in workflow input and output. */
 export const MAX_VALUE_DEPTH = 100;
 
-/** The first reason `value` cannot be serialized as JSON within the limits, or `undefined` when it can. */
-export function findJsonValueProblem(value: unknown): ValidationIssue | undefined {
+/**
+ * The first reason `value` cannot be serialized as JSON within the limits, or `undefined` when it can. `maxDepth`
+ * is for a document that holds such values a few levels down (a test case file): its values keep the same limit.
+ */
+export function findJsonValueProblem(
+  value: unknown,
+  maxDepth = MAX_VALUE_DEPTH,
+): ValidationIssue | undefined {
   const stack: {value: unknown; depth: number; path: string}[] = [{value, depth: 0, path: ''}];
   const open = new Set<object>();
   const exits: {object: object; after: number}[] = [];
@@ -24,10 +30,10 @@ export function findJsonValueProblem(value: unknown): ValidationIssue | undefine
     }
     if (item.value === null || typeof item.value !== 'object') continue;
     if (typeof (item.value as {toJSON?: unknown}).toJSON === 'function') continue;
-    if (item.depth >= MAX_VALUE_DEPTH) {
+    if (item.depth >= maxDepth) {
       return {
         path: item.path,
-        message: `The value is nested more than ${MAX_VALUE_DEPTH} levels deep; flatten it (the limit keeps run records and the --json envelope writable).`,
+        message: `The value is nested more than ${maxDepth} levels deep; flatten it (the limit keeps run records and the --json envelope writable).`,
       };
     }
     if (open.has(item.value)) {

@@ -7,12 +7,31 @@ import {readdir, readFile} from 'node:fs/promises';
 import {extname, join} from 'node:path';
 import {parse as parseYaml} from 'yaml';
 import {z} from 'zod';
+import {findJsonValueProblem, MAX_VALUE_DEPTH} from '../contract/index.ts';
 import {errorCodes, StratosError} from '../errors/index.ts';
 import {isNotFound} from '../internal/json-file.ts';
+import {findYamlDepthProblem} from '../manifest/index.ts';
 import {caseExtensions} from './case-name.ts';
 
 export const CASES_FOLDER = 'tests';
 const caseFileExtensions = new Set<string>(caseExtensions);
+
+/**
+ * How deep a case file may nest: a value in it (an input, an expected output, a scripted result) keeps the limit
+ * of workflow input and output (MAX_VALUE_DEPTH), and sits at most this many levels down in the case
+ * (`mcp.<server>[i].result.structuredContent`).
+ */
+const caseStructureDepth = 5;
+export const MAX_CASE_DEPTH = MAX_VALUE_DEPTH + caseStructureDepth;
+
+/**
+ * A mapping kept exactly as the file wrote it, as `--input` JSON is: its own keys (`__proto__` and `constructor`
+ * included) stay plain keys, neither dropped nor read from a prototype, so the contract and the comparison see them.
+ */
+const jsonObject = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  {message: 'expected a mapping (an object)'},
+);
 
 const agentScript = z
   .strictObject({
@@ -29,10 +48,10 @@ const agentScript = z
 const toolScript = z.strictObject({
   tool: z.string().min(1),
   workflow: z.string().min(1).optional(),
-  arguments: z.record(z.string(), z.unknown()).optional(),
+  arguments: jsonObject.optional(),
   result: z.looseObject({
     content: z.array(z.unknown()).default([]),
-    structuredContent: z.record(z.string(), z.unknown()).optional(),
+    structuredContent: jsonObject.optional(),
     isError: z.boolean().optional(),
   }),
 });
@@ -40,7 +59,7 @@ const toolScript = z.strictObject({
 const decisionScript = z.strictObject({
   decision: z.string().min(1),
   workflow: z.string().min(1).optional(),
-  answers: z.record(z.string(), z.unknown()),
+  answers: jsonObject,
 });
 
 /**
@@ -51,8 +70,8 @@ const childScript = z
   .strictObject({
     child: z.string().min(1),
     workflow: z.string().min(1).optional(),
-    input: z.record(z.string(), z.unknown()).optional(),
-    output: z.record(z.string(), z.unknown()).optional(),
+    input: jsonObject.optional(),
+    output: jsonObject.optional(),
     error: z
       .string()
       .refine((code) => Object.hasOwn(errorCodes, code), {
@@ -71,9 +90,9 @@ const childScript = z
 const testCaseSchema = z
   .strictObject({
     description: z.string().optional(),
-    input: z.record(z.string(), z.unknown()).default({}),
-    output: z.record(z.string(), z.unknown()).optional(),
-    match: z.record(z.string(), z.unknown()).optional(),
+    input: jsonObject.default({}),
+    output: jsonObject.optional(),
+    match: jsonObject.optional(),
     error: z
       .string()
       .regex(/^STRATOS_[A-Z0-9_]+$/, 'an error code such as STRATOS_OUTPUT_INVALID')
@@ -119,13 +138,33 @@ export async function readTestCase(file: string): Promise<CaseFile> {
   let raw: unknown;
   try {
     const text = await readFile(file, 'utf8');
-    raw = extname(file) === '.json' ? JSON.parse(text) : parseYaml(text);
+    if (extname(file) === '.json') raw = JSON.parse(text);
+    else {
+      // The YAML parser recurses: a hostile nesting is refused on the text before it can overflow the stack.
+      const deep = findYamlDepthProblem(text, MAX_CASE_DEPTH + 1);
+      if (deep !== undefined) {
+        const where = `line ${deep.line}, column ${deep.column}`;
+        return {name, file, ok: false, error: invalid(file, tooDeep(where))};
+      }
+      raw = parseYaml(text);
+    }
   } catch (error) {
     return {name, file, ok: false, error: invalid(file, (error as Error).message, error)};
+  }
+  // The same check as workflow input and output (depth, cycles through YAML aliases), before any recursion.
+  const problem = findJsonValueProblem(raw, MAX_CASE_DEPTH);
+  if (problem !== undefined) {
+    const where = problem.path === '' ? 'the top level' : problem.path;
+    const message = problem.message.includes('nested') ? tooDeep(where) : `${where}: ${problem.message}`;
+    return {name, file, ok: false, error: invalid(file, message)};
   }
   const parsed = testCaseSchema.safeParse(raw ?? {});
   if (!parsed.success) return {name, file, ok: false, error: invalid(file, z.prettifyError(parsed.error))};
   return {name, file, ok: true, testCase: parsed.data};
+}
+
+function tooDeep(where: string): string {
+  return `it nests mappings and lists more than ${MAX_CASE_DEPTH} levels deep at ${where}; a value in a case keeps to ${MAX_VALUE_DEPTH} levels, like workflow input and output. Flatten it.`;
 }
 
 function invalid(file: string, problem: string, cause?: unknown): StratosError {

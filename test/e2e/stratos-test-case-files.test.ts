@@ -77,3 +77,72 @@ test('runs record never follows or replaces a symbolic link, dangling or not, at
   assert.match(other.json.error.message, /other\.json already exists/);
   assert.deepEqual((await readdir(tests)).sort(), ['dangling.yaml', 'greeting.yaml', 'other.json']);
 });
+
+/** Echoes its text; `extra` holds a field named like an Object.prototype member. */
+const keysWorkflow = `import {workflow} from '@stratoscli/stratos';
+import {z} from 'zod';
+
+export default workflow({
+  input: z.strictObject({text: z.string().describe('Text to echo')}),
+  output: z.object({
+    echo: z.string().describe('The text'),
+    extra: z.record(z.string(), z.string()).describe('Fields with awkward names'),
+  }),
+  run({text}) {
+    return {echo: text, extra: {constructor: 'made'}};
+  },
+});
+`;
+
+test('case files keep the depth limit and the own keys of workflow input', async () => {
+  const directory = await project.writeWorkflow('keys', {
+    'workflow.yaml': manifest('keys'),
+    'workflow.ts': keysWorkflow,
+    'tests/ok.yaml': 'input: {text: hi}\noutput: {echo: hi, extra: {constructor: made}}\n',
+    'tests/deep.yaml': `input:\n  text: ${'['.repeat(5000)}${']'.repeat(5000)}\n`,
+    'tests/deep-json.json': `{"input": {"text": ${'['.repeat(5000)}${']'.repeat(5000)}}, "match": {}}`,
+    'tests/extra-key.yaml': 'input: {text: hi}\noutput: {echo: hi, extra: {}}\n',
+    'tests/match-constructor.yaml': 'input: {text: hi}\nmatch: {constructor: made}\n',
+    'tests/proto-input.yaml':
+      'input:\n  text: hi\n  __proto__: {text: evil}\noutput: {echo: hi, extra: {constructor: made}}\n',
+  });
+  assert.ok(directory.endsWith('keys'));
+  const result = await project.cli(['test', 'keys', '--json']);
+  assert.equal(result.exitCode, 1, result.stdout + result.stderr);
+  assert.equal(result.json.error.code, 'STRATOS_TEST_CASES_FAILED', result.stdout);
+  type Report = {case: string; status: string; problems: {code: string; message: string}[]; diff: string[]};
+  const cases: Record<string, Report> = Object.fromEntries(
+    (result.json.error.details.cases as Report[]).map((report) => [report.case, report]),
+  );
+  assert.equal(cases.ok?.status, 'passed', JSON.stringify(cases.ok));
+
+  for (const name of ['deep', 'deep-json']) {
+    const report = cases[name]!;
+    assert.equal(report.status, 'errored', name);
+    assert.equal(report.problems[0]?.code, 'STRATOS_TEST_CASE_INVALID');
+    assert.match(report.problems[0]!.message, /more than 105 levels deep at .*keeps to 100 levels/s);
+    assert.doesNotMatch(report.problems[0]!.message, /call stack/i);
+  }
+  assert.match(cases.deep!.problems[0]!.message, /at line 2, column/);
+
+  // An own key named like an Object.prototype member is a field in both directions.
+  assert.equal(cases['extra-key']?.status, 'failed');
+  assert.deepEqual(cases['extra-key']?.diff, ['output.extra.constructor: not expected, got "made"']);
+  assert.equal(cases['match-constructor']?.status, 'failed');
+  assert.deepEqual(cases['match-constructor']?.diff, [
+    'output.constructor: expected "made", but it is missing',
+  ]);
+
+  // __proto__ in the input reaches the contract as the key it is, as it does from --input JSON.
+  assert.equal(cases['proto-input']?.status, 'errored', JSON.stringify(cases['proto-input']));
+  assert.equal(cases['proto-input']?.problems[0]?.code, 'STRATOS_INPUT_INVALID');
+  assert.match(cases['proto-input']!.problems[0]!.message, /__proto__/);
+  const direct = await project.cli([
+    'run',
+    'keys',
+    '--input',
+    '{"text":"hi","__proto__":{"text":"evil"}}',
+    '--json',
+  ]);
+  assert.equal(direct.json.error.code, 'STRATOS_INPUT_INVALID');
+});
