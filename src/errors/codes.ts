@@ -99,6 +99,10 @@ export const errorCodes = {
   STRATOS_MCP_TOOL_ERROR: 'An MCP tool returned a result with isError: true.',
   STRATOS_MCP_OUTPUT_MISSING: 'A tool that declares an output schema returned no structured content.',
   STRATOS_MCP_OUTPUT_INVALID: "A tool's structured content does not match its declared output schema.",
+  STRATOS_MCP_RESULT_TOO_LARGE:
+    "An MCP server's answer is larger than the client's message limit (10 MiB, over stdio and HTTP alike).",
+  STRATOS_MCP_RESULT_TOO_DEEP:
+    "An MCP server's answer is nested more than 100 levels deep, the limit of values Stratos reads and records.",
 
   // configuration references ({env:NAME}, {file:path})
   STRATOS_CONFIG_REFERENCE_INVALID: 'A {env:...} or {file:...} reference is malformed.',

@@ -1,11 +1,17 @@
 /**
- * The limits a workflow's input and output must keep to be stored and printed as JSON: at most
- * MAX_VALUE_DEPTH levels of nesting, no cycles and no BigInt. Checked without recursion, before schema
- * validation, so a hostile value fails with an issue instead of overflowing the stack later in JSON.stringify.
+ * The limits a value must keep to be stored and printed as JSON: at most MAX_VALUE_DEPTH levels of nesting, no
+ * cycles and no BigInt. Checked without recursion, so a hostile value fails with an issue instead of overflowing
+ * the stack later in JSON.stringify. Workflow input and output (before schema validation), test case files and MCP
+ * tool results are all held to it.
  */
-import type {ValidationIssue} from './validate.ts';
 
-/** Objects and arrays nested deeper than this are rejected in workflow input and output. */
+/** Where a value breaks the limits (`path` dotted, `''` for the value itself) and why, as a sentence. */
+export interface JsonValueProblem {
+  path: string;
+  message: string;
+}
+
+/** Objects and arrays nested deeper than this are rejected in workflow input and output (and MCP tool results). */
 export const MAX_VALUE_DEPTH = 100;
 
 /**
@@ -15,7 +21,7 @@ export const MAX_VALUE_DEPTH = 100;
 export function findJsonValueProblem(
   value: unknown,
   maxDepth = MAX_VALUE_DEPTH,
-): ValidationIssue | undefined {
+): JsonValueProblem | undefined {
   const stack: {value: unknown; depth: number; path: string}[] = [{value, depth: 0, path: ''}];
   const open = new Set<object>();
   const exits: {object: object; after: number}[] = [];
