@@ -275,6 +275,8 @@ export const errorCodes = {
   // stratos test (saved cases beside a workflow, scripted answers, stratos runs record)
   STRATOS_TEST_CASE_INVALID:
     'A test case file under <workflow>/tests/ is not valid YAML or JSON, or has a field of the wrong shape.',
+  STRATOS_TEST_CASE_NEEDS_VALUE:
+    "A test case still holds the placeholder '[NEEDS VALUE]' that stratos runs record left for a value to write.",
   STRATOS_TEST_CASE_EXISTS: 'stratos runs record would overwrite an existing test case file.',
   STRATOS_TEST_CASE_NAME_INVALID:
     'A test case name is not lowercase kebab-case of at most 64 characters, or is a reserved device name.',

@@ -12,6 +12,8 @@ import {errorCodes, StratosError} from '../errors/index.ts';
 import {isNotFound} from '../internal/json-file.ts';
 import {findYamlDepthProblem} from '../manifest/index.ts';
 import {caseExtensions} from './case-name.ts';
+import {type CasePaths, casePathsOf, expandPathPlaceholders} from './case-paths.ts';
+import {NEEDS_VALUE} from './record-case.ts';
 
 export const CASES_FOLDER = 'tests';
 const caseFileExtensions = new Set<string>(caseExtensions);
@@ -117,8 +119,11 @@ export type CaseFile =
   | {name: string; file: string; ok: true; testCase: TestCase}
   | {name: string; file: string; ok: false; error: StratosError};
 
-/** The case files of a workflow folder, by name; an absent `tests/` folder is no cases. */
-export async function readTestCases(directory: string): Promise<CaseFile[]> {
+/**
+ * The case files of a workflow folder, by name; an absent `tests/` folder is no cases. `invocationDirectory` is
+ * what `{cwd}` in a case stands for (case-paths.ts).
+ */
+export async function readTestCases(directory: string, invocationDirectory: string): Promise<CaseFile[]> {
   const folder = join(directory, CASES_FOLDER);
   let names: string[];
   try {
@@ -130,10 +135,11 @@ export async function readTestCases(directory: string): Promise<CaseFile[]> {
     if (isNotFound(error)) return [];
     throw error;
   }
-  return Promise.all(names.map((file) => readTestCase(join(folder, file))));
+  const paths = casePathsOf(directory, invocationDirectory);
+  return Promise.all(names.map((file) => readTestCase(join(folder, file), paths)));
 }
 
-export async function readTestCase(file: string): Promise<CaseFile> {
+export async function readTestCase(file: string, paths: CasePaths): Promise<CaseFile> {
   const name = file.slice(file.lastIndexOf('/') + 1, -extname(file).length);
   let raw: unknown;
   try {
@@ -158,9 +164,37 @@ export async function readTestCase(file: string): Promise<CaseFile> {
     const message = problem.message.includes('nested') ? tooDeep(where) : `${where}: ${problem.message}`;
     return {name, file, ok: false, error: invalid(file, message)};
   }
-  const parsed = testCaseSchema.safeParse(raw ?? {});
+  // A value still to be written (a recording could not hold it) fails the case until it is filled in.
+  const unfilled = findPlaceholderPaths(raw);
+  if (unfilled.length > 0) {
+    const fields =
+      unfilled.slice(0, 5).join(', ') + (unfilled.length > 5 ? ` and ${unfilled.length - 5} more` : '');
+    return {
+      name,
+      file,
+      ok: false,
+      error: new StratosError(
+        'STRATOS_TEST_CASE_NEEDS_VALUE',
+        `The test case ${file} still holds ${NEEDS_VALUE} at ${fields}. Write the real value there (the warnings of 'stratos runs record' say what each one is), then run the case again.`,
+        {details: {file, fields: unfilled}},
+      ),
+    };
+  }
+  const parsed = testCaseSchema.safeParse(expandPathPlaceholders(raw ?? {}, paths));
   if (!parsed.success) return {name, file, ok: false, error: invalid(file, z.prettifyError(parsed.error))};
   return {name, file, ok: true, testCase: parsed.data};
+}
+
+/** The paths (`agents[0].reply`) of every string that is the placeholder NEEDS_VALUE, or a key that is. */
+function findPlaceholderPaths(value: unknown, path = ''): string[] {
+  if (value === NEEDS_VALUE) return [path === '' ? '(the whole case)' : path];
+  if (Array.isArray(value))
+    return value.flatMap((item, index) => findPlaceholderPaths(item, `${path}[${index}]`));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) => {
+    const at = path === '' ? key : `${path}.${key}`;
+    return key === NEEDS_VALUE ? [at] : findPlaceholderPaths(item, at);
+  });
 }
 
 function tooDeep(where: string): string {

@@ -3,9 +3,10 @@
 // before anything runs.
 import assert from 'node:assert/strict';
 import {existsSync} from 'node:fs';
-import {lstat, readdir, readlink, symlink, writeFile} from 'node:fs/promises';
+import {lstat, readdir, readFile, readlink, rm, symlink, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
+import {parse} from 'yaml';
 import {createTempProject, echoWorkflow, manifest, type TempProject} from '../helpers/temp-project.ts';
 
 let project: TempProject;
@@ -145,4 +146,77 @@ test('case files keep the depth limit and the own keys of workflow input', async
     '--json',
   ]);
   assert.equal(direct.json.error.code, 'STRATOS_INPUT_INVALID');
+});
+
+/** Echoes a path it is given, and where it ran. */
+const pathsWorkflow = `import {workflow} from '@stratoscli/stratos';
+import {z} from 'zod';
+
+export default workflow({
+  input: z.strictObject({file: z.string().describe('A file path')}),
+  output: z.object({file: z.string().describe('The path'), ranIn: z.string().describe('The current directory')}),
+  run({file}) {
+    return {file, ranIn: process.cwd()};
+  },
+});
+`;
+
+test('a recorded case holds no absolute path of this machine, and replays here', async () => {
+  const directory = await project.writeWorkflow('paths', {
+    'workflow.yaml': manifest('paths'),
+    'workflow.ts': pathsWorkflow,
+  });
+  const input = JSON.stringify({file: join(project.cwd, 'notes', 'a.txt')});
+  const run = await project.cli(['run', 'paths', '--input', input, '--json']);
+  assert.equal(run.exitCode, 0, run.stdout + run.stderr);
+  const recorded = await project.cli([
+    'runs',
+    'record',
+    run.json.data.executionId,
+    '--case',
+    'here',
+    '--json',
+  ]);
+  assert.equal(recorded.exitCode, 0, recorded.stdout + recorded.stderr);
+  const text = await readFile(join(directory, 'tests', 'here.yaml'), 'utf8');
+  for (const path of [project.cwd, project.home, directory, project.env.HOME as string]) {
+    assert.ok(!text.includes(path), `the case holds ${path}:\n${text}`);
+  }
+  const saved = parse(text);
+  assert.deepEqual(saved.input, {file: '{cwd}/notes/a.txt'});
+  assert.deepEqual(saved.output, {file: '{cwd}/notes/a.txt', ranIn: '{cwd}'});
+
+  const replay = await project.cli(['test', 'paths', '--json']);
+  assert.equal(replay.exitCode, 0, replay.stdout + replay.stderr);
+  assert.equal(replay.json.data.cases[0].status, 'passed');
+});
+
+test('a case that still holds [NEEDS VALUE] fails until it is filled in, naming the field', async () => {
+  const directory = await project.writeWorkflow('unfilled', {
+    'workflow.yaml': manifest('unfilled'),
+    'workflow.ts': echoWorkflow,
+    'tests/pending.yaml': 'input: {text: hi}\noutput: {echo: "[NEEDS VALUE]"}\n',
+    // It would pass as it is: the placeholder is a valid text.
+    'tests/pending-input.yaml': 'input: {text: "[NEEDS VALUE]"}\nmatch: {}\n',
+  });
+  const result = await project.cli(['test', 'unfilled', '--json']);
+  assert.equal(result.exitCode, 1, result.stdout + result.stderr);
+  type Report = {case: string; status: string; problems: {code: string; message: string}[]};
+  const reports: Report[] = result.json.error.details.cases;
+  const report = reports.find((item) => item.case === 'pending')!;
+  const inputReport = reports.find((item) => item.case === 'pending-input')!;
+  assert.equal(inputReport.status, 'errored');
+  assert.equal(inputReport.problems[0]!.code, 'STRATOS_TEST_CASE_NEEDS_VALUE');
+  assert.match(inputReport.problems[0]!.message, /at input\.text\./);
+  await rm(join(directory, 'tests', 'pending-input.yaml'));
+  assert.equal(report.status, 'errored');
+  assert.equal(report.problems[0]!.code, 'STRATOS_TEST_CASE_NEEDS_VALUE');
+  assert.match(
+    report.problems[0]!.message,
+    /still holds \[NEEDS VALUE\] at output\.echo\. Write the real value/,
+  );
+
+  await writeFile(join(directory, 'tests', 'pending.yaml'), 'input: {text: hi}\noutput: {echo: HI}\n');
+  const filled = await project.cli(['test', 'unfilled', '--json']);
+  assert.equal(filled.exitCode, 0, filled.stdout + filled.stderr);
 });
