@@ -2,12 +2,13 @@
  * `stratos runs record <run> --case <name>`: writes `<workflow>/tests/<name>.yaml` from a recorded run's
  * artifacts (src/testing/record-case.ts). It never overwrites a case.
  */
-import {mkdir, readFile, writeFile} from 'node:fs/promises';
+import {lstat, mkdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {stringify} from 'yaml';
 import {StratosError} from '../errors/index.ts';
 import {isNotFound} from '../internal/json-file.ts';
 import {readRunRecord} from '../telemetry/artifacts/run-store.ts';
+import {assertCaseName, caseExtensions} from '../testing/case-name.ts';
 import {recordTestCase} from '../testing/record-case.ts';
 import {CASES_FOLDER} from '../testing/test-case.ts';
 import type {HostOptions} from './host.ts';
@@ -24,19 +25,14 @@ export interface RecordTestCaseResult {
 
 /**
  * @throws StratosError STRATOS_RUNS_NOT_FOUND / STRATOS_RUNS_AMBIGUOUS / STRATOS_RUNS_UNREADABLE,
- *   STRATOS_CLI_USAGE for a bad case name, STRATOS_TEST_CASE_EXISTS.
+ *   STRATOS_TEST_CASE_NAME_INVALID, STRATOS_TEST_CASE_EXISTS, STRATOS_TEST_CASE_WRITE_FAILED.
  */
 export async function recordCaseFromRun(
   target: string,
   caseName: string,
   options: HostOptions = {},
 ): Promise<RecordTestCaseResult> {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(caseName)) {
-    throw new StratosError(
-      'STRATOS_CLI_USAGE',
-      `The case name '${caseName}' is not a plain file name: use letters, digits, '.', '_' and '-', for example --case staged-greeting.`,
-    );
-  }
+  assertCaseName(caseName);
   const shown = await showRun(target, options);
   const record = await readRunRecord(shown.run.directory);
   if (record === undefined) {
@@ -50,26 +46,48 @@ export async function recordCaseFromRun(
   }
   const {testCase, needsValue} = recordTestCase(record, shown.tree);
   const folder = join(record.workflow.directory, CASES_FOLDER);
-  const file = join(folder, `${caseName}.yaml`);
-  if (await exists(file)) {
+  const file = join(folder, `${caseName}${caseExtensions[0]}`);
+  for (const extension of caseExtensions) {
+    const existing = join(folder, `${caseName}${extension}`);
+    const kind = await entryKind(existing);
+    if (kind === undefined) continue;
     throw new StratosError(
       'STRATOS_TEST_CASE_EXISTS',
-      `The test case ${file} already exists; pick another --case name or delete the file first.`,
-      {details: {file}},
+      kind === 'link'
+        ? `The test case path ${existing} is a symbolic link; Stratos neither follows nor replaces it. Pick another --case name, or remove the link first.`
+        : `The test case ${existing} already exists; pick another --case name or delete the file first.`,
+      {details: {file: existing}},
     );
   }
-  await mkdir(folder, {recursive: true});
   const header = `# Recorded by 'stratos runs record ${shown.run.runId} --case ${caseName}'; see docs/testing.md.\n`;
-  await writeFile(file, header + stringify(testCase, {lineWidth: 0}), {flag: 'wx'});
+  try {
+    await mkdir(folder, {recursive: true});
+    // O_CREAT | O_EXCL: an entry that appeared meanwhile (a symbolic link too, dangling or not) is never followed
+    // or overwritten.
+    await writeFile(file, header + stringify(testCase, {lineWidth: 0}), {flag: 'wx'});
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await entryKind(file)) !== undefined) {
+      throw new StratosError(
+        'STRATOS_TEST_CASE_EXISTS',
+        `The test case path ${file} appeared while the case was recorded; Stratos left it as it is. Pick another --case name or remove it first.`,
+        {details: {file}, cause: error},
+      );
+    }
+    throw new StratosError(
+      'STRATOS_TEST_CASE_WRITE_FAILED',
+      `The test case ${file} could not be created: ${(error as Error).message}. Make ${folder} a writable folder, then record the case again.`,
+      {details: {file}, cause: error},
+    );
+  }
   return {run: shown.run.runId, workflow: record.workflow.name, case: caseName, file, needsValue};
 }
 
-async function exists(file: string): Promise<boolean> {
+/** What is at `path` without following a link: a link, something else, or nothing. */
+async function entryKind(path: string): Promise<'link' | 'entry' | undefined> {
   try {
-    await readFile(file);
-    return true;
+    return (await lstat(path)).isSymbolicLink() ? 'link' : 'entry';
   } catch (error) {
-    if (isNotFound(error)) return false;
+    if (isNotFound(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
     throw error;
   }
 }

@@ -40,7 +40,7 @@ export async function testWorkflows(
   const reports: CaseReport[] = [];
   const runs: (() => Promise<CaseReport>)[] = [];
   for (const handle of handles) {
-    const files = await readTestCases(handle.directory);
+    const files = await readTestCases(handle.directory, host.cwd);
     if (files.length === 0) {
       if (target === undefined) continue;
       throw new StratosError(

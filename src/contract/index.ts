@@ -1,4 +1,6 @@
 /** The authoring contract: `workflow()`, its rules as diagnostics, JSON Schema export and runtime validation. */
+
+export {findJsonValueProblem, MAX_VALUE_DEPTH} from '../internal/json-value-limits.ts';
 export {checkWorkflowContract, reservedInputField} from './check-contract.ts';
 export type {ContractSide} from './contract-rules.ts';
 export {
@@ -15,7 +17,6 @@ export {
   type JsonSchema,
   type WorkflowJsonSchemas,
 } from './json-schema-export.ts';
-export {findJsonValueProblem, MAX_VALUE_DEPTH} from './json-value-limits.ts';
 export {
   formatValidationIssues,
   type ValidationIssue,

@@ -3,9 +3,9 @@
  * path and a sentence: what a caller (often an agent) needs to correct its request.
  */
 import {z} from 'zod';
+import {findJsonValueProblem, toJsonValue} from '../internal/json-value-limits.ts';
 import type {ContractSide} from './contract-rules.ts';
 import type {WorkflowDefinition} from './define-workflow.ts';
-import {toJsonValue} from './json-value-limits.ts';
 import {appendKey, formatIssuePath, sidePath} from './schema-path.ts';
 
 /** One reason a value was rejected. `path` is dotted (`options.items[2].id`); `''` is the value itself. */

@@ -112,6 +112,10 @@ export const errorCodes = {
   STRATOS_MCP_TOOL_ERROR: 'An MCP tool returned a result with isError: true.',
   STRATOS_MCP_OUTPUT_MISSING: 'A tool that declares an output schema returned no structured content.',
   STRATOS_MCP_OUTPUT_INVALID: "A tool's structured content does not match its declared output schema.",
+  STRATOS_MCP_RESULT_TOO_LARGE:
+    "An MCP server's answer is larger than the client's message limit (10 MiB, over stdio and HTTP alike).",
+  STRATOS_MCP_RESULT_TOO_DEEP:
+    "An MCP server's answer is nested more than 100 levels deep, the limit of values Stratos reads and records.",
 
   // configuration references ({env:NAME}, {file:path})
   STRATOS_CONFIG_REFERENCE_INVALID: 'A {env:...} or {file:...} reference is malformed.',
@@ -284,7 +288,12 @@ export const errorCodes = {
   // stratos test (saved cases beside a workflow, scripted answers, stratos runs record)
   STRATOS_TEST_CASE_INVALID:
     'A test case file under <workflow>/tests/ is not valid YAML or JSON, or has a field of the wrong shape.',
+  STRATOS_TEST_CASE_NEEDS_VALUE:
+    "A test case still holds the placeholder '[NEEDS VALUE]' that stratos runs record left for a value to write.",
   STRATOS_TEST_CASE_EXISTS: 'stratos runs record would overwrite an existing test case file.',
+  STRATOS_TEST_CASE_NAME_INVALID:
+    'A test case name is not lowercase kebab-case of at most 64 characters, or is a reserved device name.',
+  STRATOS_TEST_CASE_WRITE_FAILED: 'stratos runs record could not create the test case file.',
   STRATOS_TEST_NO_CASES: 'The workflow has no test cases under <workflow>/tests/.',
   STRATOS_TEST_CALL_UNSCRIPTED:
     'During stratos test, the workflow made an agent, decision, MCP or child call its case does not script.',

@@ -25,18 +25,20 @@ const semanticVersionPattern =
 export const defaultEntrypoint = 'workflow.ts';
 
 /**
- * Why a workflow name is invalid, as a sentence, or undefined when it is valid.
+ * Why a workflow name is invalid, as a sentence, or undefined when it is valid. Test case names (the file names
+ * under `<workflow>/tests/`) follow the same rule; `subject` words the device-name advice for them.
  *
  * @example
  * nameProblem('pr-review'); // undefined
  * nameProblem('PR_Review'); // "it must be lowercase kebab-case ..."
  */
-export function nameProblem(name: string): string | undefined {
+export function nameProblem(name: string, subject: 'workflow' | 'case' = 'workflow'): string | undefined {
   if (name.length > workflowNameMaxLength) {
     return `it has ${name.length} characters; the limit is ${workflowNameMaxLength}. Shorten it.`;
   }
   if (isReservedDeviceName(name)) {
-    return `'${name}' is a device name Windows reserves, so its generated files could not exist there. Choose another name, such as '${name}-workflow'.`;
+    const files = subject === 'workflow' ? 'its generated files' : 'its case file';
+    return `'${name}' is a device name Windows reserves, so ${files} could not exist there. Choose another name, such as '${name}-${subject}'.`;
   }
   if (!workflowNamePattern.test(name)) {
     const suggestion = suggestWorkflowName(name);

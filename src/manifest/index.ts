@@ -26,6 +26,7 @@ export {
   workflowNamePattern,
 } from './field-formats.ts';
 export {formatPath, type LocateTarget, type ManifestLocator, type ManifestPath} from './locate.ts';
+export {findYamlDepthProblem} from './manifest-limits.ts';
 export {mcpServerNamePattern} from './mcp-servers.ts';
 export {clientAssertionAlgorithms} from './oauth-config.ts';
 export {type ManifestParseResult, parseManifest} from './parse-manifest.ts';

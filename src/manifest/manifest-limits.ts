@@ -40,12 +40,23 @@ export function checkManifestSize(text: string, file: string): Diagnostic | unde
   return lines > MAX_MANIFEST_LINES ? manifestTooLarge(file, bytes, lines) : undefined;
 }
 
-/**
- * The first place the text nests deeper than MAX_MANIFEST_DEPTH, as a diagnostic, or undefined. Linear in the
- * text: block levels are counted from indentation, flow levels from brackets; quoted scalars, comments and
- * block scalar (`|`, `>`) content are skipped, as the YAML parser would read them.
- */
+/** The first place the text nests deeper than MAX_MANIFEST_DEPTH, as a diagnostic, or undefined. */
 export function checkManifestDepth(text: string, file: string): Diagnostic | undefined {
+  const at = findYamlDepthProblem(text, MAX_MANIFEST_DEPTH);
+  return at === undefined ? undefined : tooDeep(file, at.line, at.column);
+}
+
+/**
+ * The first place (1-based line and column) where YAML text nests mappings and lists deeper than `maxDepth`, or
+ * undefined. Checked before the YAML parser, whose recursion would otherwise overflow the stack on a hostile
+ * file; workflow.yaml and test case files both use it. Linear in the text: block levels are counted from
+ * indentation, flow levels from brackets; quoted scalars, comments and block scalar (`|`, `>`) content are
+ * skipped, as the YAML parser would read them.
+ */
+export function findYamlDepthProblem(
+  text: string,
+  maxDepth: number,
+): {line: number; column: number} | undefined {
   const indents: number[] = [];
   let flow = 0;
   let quote: '"' | "'" | undefined;
@@ -77,7 +88,7 @@ export function checkManifestDepth(text: string, file: string): Diagnostic | und
       while (indents.length > 0 && (indents.at(-1) ?? 0) >= first) indents.pop();
       indents.push(...markers);
       if (content !== '' && !content.startsWith('#')) indents.push(start);
-      if (indents.length > MAX_MANIFEST_DEPTH) return tooDeep(file, index + 1, start + 1);
+      if (indents.length > maxDepth) return {line: index + 1, column: start + 1};
     }
     for (let i = start; i < line.length; i++) {
       const char = line[i];
@@ -91,7 +102,7 @@ export function checkManifestDepth(text: string, file: string): Diagnostic | und
       if ((char === '"' || char === "'") && opensScalar(line, i, start)) quote = char;
       else if (char === '[' || char === '{') flow++;
       else if ((char === ']' || char === '}') && flow > 0) flow--;
-      if (indents.length + flow > MAX_MANIFEST_DEPTH) return tooDeep(file, index + 1, i + 1);
+      if (indents.length + flow > maxDepth) return {line: index + 1, column: i + 1};
     }
     if (quote === undefined && flow === 0 && /(?:^|[:\s])[|>][-+1-9]{0,2}\s*(?:#.*)?$/.test(content)) {
       blockScalarIndent = indent;

@@ -10,12 +10,13 @@ export function diffValues(expected: unknown, actual: unknown, path: string, par
     const lines: string[] = [];
     for (const [key, value] of Object.entries(expected)) {
       const at = `${path}.${key}`;
-      if (!(key in actual)) lines.push(`${at}: expected ${show(value)}, but it is missing`);
+      // Own keys only: `constructor` or `__proto__` in a case is a field, never something inherited.
+      if (!Object.hasOwn(actual, key)) lines.push(`${at}: expected ${show(value)}, but it is missing`);
       else lines.push(...diffValues(value, actual[key], at, partial));
     }
     if (!partial) {
       for (const [key, value] of Object.entries(actual)) {
-        if (!(key in expected)) lines.push(`${path}.${key}: not expected, got ${show(value)}`);
+        if (!Object.hasOwn(expected, key)) lines.push(`${path}.${key}: not expected, got ${show(value)}`);
       }
     }
     return lines;

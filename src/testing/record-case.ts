@@ -9,6 +9,7 @@
  */
 import type {RunTreeNode} from '../telemetry/artifacts/run-store.ts';
 import type {RunRecord, ValueSummary} from '../telemetry/index.ts';
+import {casePathsOf, replaceMachinePaths, sliceKeepingPlaceholders} from './case-paths.ts';
 
 /** How much of a recorded prompt the case matches on: its beginning identifies the call and survives truncation. */
 const PROMPT_MATCH_LENGTH = 200;
@@ -21,7 +22,13 @@ export interface RecordedCase {
   needsValue: string[];
 }
 
-export function recordTestCase(record: RunRecord, tree: readonly RunTreeNode[]): RecordedCase {
+/**
+ * The case of a recorded run. The workflow folder, the invocation directory and `home` (default: the user's home
+ * directory) are written as `{workflow}`, `{cwd}` and `{home}` wherever they appear (case-paths.ts): a recorded
+ * case holds no absolute path of the machine it was recorded on.
+ */
+export function recordTestCase(record: RunRecord, tree: readonly RunTreeNode[], home?: string): RecordedCase {
+  const paths = casePathsOf(record.workflow.directory, record.invocationDirectory, home);
   const needsValue: string[] = [];
   const root = record.workflow.name;
   const input = summaryValue(record.input, 'input', needsValue);
@@ -44,7 +51,11 @@ export function recordTestCase(record: RunRecord, tree: readonly RunTreeNode[]):
       const prompt = messageText(attributes['gen_ai.input.messages']);
       const reply = messageText(attributes['gen_ai.output.messages']);
       const entry: Record<string, unknown> = {agent, ...workflow};
-      if (prompt !== undefined) entry.prompt = prompt.slice(0, PROMPT_MATCH_LENGTH);
+      if (prompt !== undefined) {
+        // Paths first, so the beginning kept never ends in the middle of one.
+        const portable = replaceMachinePaths(prompt, paths) as string;
+        entry.prompt = sliceKeepingPlaceholders(portable, PROMPT_MATCH_LENGTH);
+      }
       if (reply === undefined) {
         entry.reply = NEEDS_VALUE;
         needsValue.push(
@@ -95,7 +106,7 @@ export function recordTestCase(record: RunRecord, tree: readonly RunTreeNode[]):
   if (agents.length > 0) testCase.agents = agents;
   if (Object.keys(mcp).length > 0) testCase.mcp = mcp;
   if (decisions.length > 0) testCase.decisions = decisions;
-  return {testCase, needsValue};
+  return {testCase: replaceMachinePaths(testCase, paths) as Record<string, unknown>, needsValue};
 }
 
 /** A decision span as a case entry: each answer without its `type` (the question gives it). */

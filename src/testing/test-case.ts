@@ -7,11 +7,33 @@ import {readdir, readFile} from 'node:fs/promises';
 import {extname, join} from 'node:path';
 import {parse as parseYaml} from 'yaml';
 import {z} from 'zod';
+import {findJsonValueProblem, MAX_VALUE_DEPTH} from '../contract/index.ts';
 import {errorCodes, StratosError} from '../errors/index.ts';
 import {isNotFound} from '../internal/json-file.ts';
+import {findYamlDepthProblem} from '../manifest/index.ts';
+import {caseExtensions} from './case-name.ts';
+import {type CasePaths, casePathsOf, expandPathPlaceholders} from './case-paths.ts';
+import {NEEDS_VALUE} from './record-case.ts';
 
 export const CASES_FOLDER = 'tests';
-const caseExtensions = new Set(['.yaml', '.yml', '.json']);
+const caseFileExtensions = new Set<string>(caseExtensions);
+
+/**
+ * How deep a case file may nest: a value in it (an input, an expected output, a scripted result) keeps the limit
+ * of workflow input and output (MAX_VALUE_DEPTH), and sits at most this many levels down in the case
+ * (`mcp.<server>[i].result.structuredContent`).
+ */
+const caseStructureDepth = 5;
+export const MAX_CASE_DEPTH = MAX_VALUE_DEPTH + caseStructureDepth;
+
+/**
+ * A mapping kept exactly as the file wrote it, as `--input` JSON is: its own keys (`__proto__` and `constructor`
+ * included) stay plain keys, neither dropped nor read from a prototype, so the contract and the comparison see them.
+ */
+const jsonObject = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  {message: 'expected a mapping (an object)'},
+);
 
 const agentScript = z
   .strictObject({
@@ -28,10 +50,10 @@ const agentScript = z
 const toolScript = z.strictObject({
   tool: z.string().min(1),
   workflow: z.string().min(1).optional(),
-  arguments: z.record(z.string(), z.unknown()).optional(),
+  arguments: jsonObject.optional(),
   result: z.looseObject({
     content: z.array(z.unknown()).default([]),
-    structuredContent: z.record(z.string(), z.unknown()).optional(),
+    structuredContent: jsonObject.optional(),
     isError: z.boolean().optional(),
   }),
 });
@@ -39,7 +61,7 @@ const toolScript = z.strictObject({
 const decisionScript = z.strictObject({
   decision: z.string().min(1),
   workflow: z.string().min(1).optional(),
-  answers: z.record(z.string(), z.unknown()),
+  answers: jsonObject,
 });
 
 /**
@@ -50,8 +72,8 @@ const childScript = z
   .strictObject({
     child: z.string().min(1),
     workflow: z.string().min(1).optional(),
-    input: z.record(z.string(), z.unknown()).optional(),
-    output: z.record(z.string(), z.unknown()).optional(),
+    input: jsonObject.optional(),
+    output: jsonObject.optional(),
     error: z
       .string()
       .refine((code) => Object.hasOwn(errorCodes, code), {
@@ -70,9 +92,9 @@ const childScript = z
 const testCaseSchema = z
   .strictObject({
     description: z.string().optional(),
-    input: z.record(z.string(), z.unknown()).default({}),
-    output: z.record(z.string(), z.unknown()).optional(),
-    match: z.record(z.string(), z.unknown()).optional(),
+    input: jsonObject.default({}),
+    output: jsonObject.optional(),
+    match: jsonObject.optional(),
     error: z
       .string()
       .regex(/^STRATOS_[A-Z0-9_]+$/, 'an error code such as STRATOS_OUTPUT_INVALID')
@@ -97,34 +119,86 @@ export type CaseFile =
   | {name: string; file: string; ok: true; testCase: TestCase}
   | {name: string; file: string; ok: false; error: StratosError};
 
-/** The case files of a workflow folder, by name; an absent `tests/` folder is no cases. */
-export async function readTestCases(directory: string): Promise<CaseFile[]> {
+/**
+ * The case files of a workflow folder, by name; an absent `tests/` folder is no cases. `invocationDirectory` is
+ * what `{cwd}` in a case stands for (case-paths.ts).
+ */
+export async function readTestCases(directory: string, invocationDirectory: string): Promise<CaseFile[]> {
   const folder = join(directory, CASES_FOLDER);
   let names: string[];
   try {
     names = (await readdir(folder, {withFileTypes: true}))
-      .filter((entry) => entry.isFile() && caseExtensions.has(extname(entry.name)))
+      .filter((entry) => entry.isFile() && caseFileExtensions.has(extname(entry.name)))
       .map((entry) => entry.name)
       .sort();
   } catch (error) {
     if (isNotFound(error)) return [];
     throw error;
   }
-  return Promise.all(names.map((file) => readTestCase(join(folder, file))));
+  const paths = casePathsOf(directory, invocationDirectory);
+  return Promise.all(names.map((file) => readTestCase(join(folder, file), paths)));
 }
 
-export async function readTestCase(file: string): Promise<CaseFile> {
+export async function readTestCase(file: string, paths: CasePaths): Promise<CaseFile> {
   const name = file.slice(file.lastIndexOf('/') + 1, -extname(file).length);
   let raw: unknown;
   try {
     const text = await readFile(file, 'utf8');
-    raw = extname(file) === '.json' ? JSON.parse(text) : parseYaml(text);
+    if (extname(file) === '.json') raw = JSON.parse(text);
+    else {
+      // The YAML parser recurses: a hostile nesting is refused on the text before it can overflow the stack.
+      const deep = findYamlDepthProblem(text, MAX_CASE_DEPTH + 1);
+      if (deep !== undefined) {
+        const where = `line ${deep.line}, column ${deep.column}`;
+        return {name, file, ok: false, error: invalid(file, tooDeep(where))};
+      }
+      raw = parseYaml(text);
+    }
   } catch (error) {
     return {name, file, ok: false, error: invalid(file, (error as Error).message, error)};
   }
-  const parsed = testCaseSchema.safeParse(raw ?? {});
+  // The same check as workflow input and output (depth, cycles through YAML aliases), before any recursion.
+  const problem = findJsonValueProblem(raw, MAX_CASE_DEPTH);
+  if (problem !== undefined) {
+    const where = problem.path === '' ? 'the top level' : problem.path;
+    const message = problem.message.includes('nested') ? tooDeep(where) : `${where}: ${problem.message}`;
+    return {name, file, ok: false, error: invalid(file, message)};
+  }
+  // A value still to be written (a recording could not hold it) fails the case until it is filled in.
+  const unfilled = findPlaceholderPaths(raw);
+  if (unfilled.length > 0) {
+    const fields =
+      unfilled.slice(0, 5).join(', ') + (unfilled.length > 5 ? ` and ${unfilled.length - 5} more` : '');
+    return {
+      name,
+      file,
+      ok: false,
+      error: new StratosError(
+        'STRATOS_TEST_CASE_NEEDS_VALUE',
+        `The test case ${file} still holds ${NEEDS_VALUE} at ${fields}. Write the real value there (the warnings of 'stratos runs record' say what each one is), then run the case again.`,
+        {details: {file, fields: unfilled}},
+      ),
+    };
+  }
+  const parsed = testCaseSchema.safeParse(expandPathPlaceholders(raw ?? {}, paths));
   if (!parsed.success) return {name, file, ok: false, error: invalid(file, z.prettifyError(parsed.error))};
   return {name, file, ok: true, testCase: parsed.data};
+}
+
+/** The paths (`agents[0].reply`) of every string that is the placeholder NEEDS_VALUE, or a key that is. */
+function findPlaceholderPaths(value: unknown, path = ''): string[] {
+  if (value === NEEDS_VALUE) return [path === '' ? '(the whole case)' : path];
+  if (Array.isArray(value))
+    return value.flatMap((item, index) => findPlaceholderPaths(item, `${path}[${index}]`));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) => {
+    const at = path === '' ? key : `${path}.${key}`;
+    return key === NEEDS_VALUE ? [at] : findPlaceholderPaths(item, at);
+  });
+}
+
+function tooDeep(where: string): string {
+  return `it nests mappings and lists more than ${MAX_CASE_DEPTH} levels deep at ${where}; a value in a case keeps to ${MAX_VALUE_DEPTH} levels, like workflow input and output. Flatten it.`;
 }
 
 function invalid(file: string, problem: string, cause?: unknown): StratosError {

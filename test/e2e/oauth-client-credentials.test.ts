@@ -148,6 +148,37 @@ describe('client credentials with a client secret', () => {
     assert.notEqual((await p.readCredentials()).records[0]!.accessToken, renewed[0]!.accessToken);
   });
 
+  test('mcp login keeps fields it does not know, in the file and in the record it replaces', async () => {
+    const p = await project(['clientId: stratos-ci', 'clientSecret: "{env:STRATUM_CI_SECRET}"']);
+    const identity = {serverUrl: oauth.mcpUrl, authorizationServer: oauth.issuer, clientId: 'stratos-ci'};
+    const other = {...identity, clientId: 'someone-else', otherExtra: [1, 2]};
+    await writeFile(
+      p.credentialsFile,
+      JSON.stringify({
+        version: 1,
+        writtenBy: 'a newer Stratos',
+        records: [
+          {...identity, accessToken: 'expired-token-value', expiresAt: 1, futureField: {kept: true}},
+          other,
+        ],
+      }),
+      {mode: 0o600},
+    );
+    const login = await p.run(['mcp', 'login', '--name', 'stratum', '--json'], {
+      ...noBrowser,
+      STRATUM_CI_SECRET: secret,
+    });
+    assert.equal(login.exitCode, 0, login.stderr);
+    const data = (await p.readCredentials()) as Record<string, unknown> & {
+      records: Record<string, unknown>[];
+    };
+    assert.equal(data.writtenBy, 'a newer Stratos');
+    const record = data.records.find((item) => item.clientId === 'stratos-ci')!;
+    assert.notEqual(record.accessToken, 'expired-token-value', 'a new token was stored');
+    assert.deepEqual(record.futureField, {kept: true});
+    assert.deepEqual(data.records.find((item) => item.clientId === 'someone-else')?.otherExtra, [1, 2]);
+  });
+
   test('a wrong secret fails before the body runs and stores nothing', async () => {
     const p = await project(['clientId: stratos-ci', 'clientSecret: "{env:STRATUM_CI_SECRET}"']);
     const result = await run(p, {STRATUM_CI_SECRET: 'not-the-secret-123'});

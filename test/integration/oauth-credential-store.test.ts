@@ -175,6 +175,31 @@ test('a pending rotation is folded in by readers and consumed by the next modifi
   );
 });
 
+test('every write keeps unknown record fields, a replacing record and a pending rotation included', async () => {
+  const store = new CredentialStore({home: await home()});
+  await mkdir(store.home, {recursive: true, mode: 0o700});
+  const stored = {...record, accessToken: undefined, refreshToken: undefined, futureField: {kept: true}};
+  await writeFile(store.file, JSON.stringify({version: 1, top: 'kept', records: [stored]}), {mode: 0o600});
+  // A writer that builds its record from scratch (no unknownFields) replaces the stored one.
+  await store.update((records) => ({records: [...records.slice(1), {...record}], result: undefined}));
+  let data = JSON.parse(await readFile(store.file, 'utf8'));
+  assert.equal(data.top, 'kept');
+  assert.deepEqual(data.records[0].futureField, {kept: true});
+  assert.equal(data.records[0].accessToken, canary);
+
+  // A rotation goes through the pending file and keeps them too, without nesting them.
+  const [current] = await store.read();
+  const pending = await store.prepareRotation(current!);
+  await pending.write({...current!, refreshToken: `${canary}-refresh-2`});
+  assert.deepEqual((await store.read())[0]?.unknownFields, {futureField: {kept: true}});
+  await store.upsert({...record, clientId: 'another'});
+  data = JSON.parse(await readFile(store.file, 'utf8'));
+  const rotated = data.records.find((item: {clientId: string}) => item.clientId === 'client-1');
+  assert.equal(rotated.refreshToken, `${canary}-refresh-2`);
+  assert.deepEqual(rotated.futureField, {kept: true});
+  assert.equal(rotated.unknownFields, undefined);
+});
+
 test('logout removes the records of a server and returns identities only', async () => {
   const store = new CredentialStore({home: await home()});
   await store.upsert(record);

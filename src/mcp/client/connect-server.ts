@@ -7,6 +7,7 @@
 import {requireExecutionContext} from '../../context/execution-context.ts';
 import {McpToolError, StratosError} from '../../errors/index.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
+import {findResultDepthProblem, limitOf, messageLimitError} from './message-limits.ts';
 import {readRememberedVerdicts, rememberVerdict} from './negotiation-verdict.ts';
 import {McpClientSession} from './open-client.ts';
 import {resolveMcpConnectTimeoutMs, resolveMcpRequestTimeoutMs} from './request-timeout.ts';
@@ -31,7 +32,7 @@ export interface McpServerConnection {
    *
    * @throws McpToolError for a result with `isError: true`; StratosError `STRATOS_MCP_OUTPUT_MISSING`,
    *   `STRATOS_MCP_OUTPUT_INVALID`, `STRATOS_MCP_REQUEST_TIMEOUT`, `STRATOS_MCP_CALL_FAILED`,
-   *   `STRATOS_MCP_CALL_CANCELLED`.
+   *   `STRATOS_MCP_CALL_CANCELLED`, `STRATOS_MCP_RESULT_TOO_LARGE`, `STRATOS_MCP_RESULT_TOO_DEEP`.
    */
   callTool(name: string, args?: Record<string, unknown>): Promise<McpToolResult>;
   /** Closes the client and transport now, cancelling pending calls; the invocation also does it at its end. */
@@ -186,6 +187,12 @@ class Connection implements McpServerConnection {
         },
       )) as McpToolResult;
     } catch (error) {
+      // A message over a limit ends the request (and, over stdio, the connection): report the limit, which is
+      // the cause of the "Connection closed" or the closing that follows.
+      const limit = limitOf(error) ?? this.#session.takeLimitFailure()?.limit;
+      if (limit !== undefined) {
+        throw messageLimitError(limit, {server: this.server, request: `tools/call '${name}'`}, error);
+      }
       if (this.#signal.aborted) throw this.#cancelled(name, error);
       if ((error as {code?: unknown}).code === 'REQUEST_TIMEOUT') {
         throw new StratosError(
@@ -198,6 +205,16 @@ class Connection implements McpServerConnection {
         'STRATOS_MCP_CALL_FAILED',
         `The MCP tool call '${name}' of server '${this.server}' failed: ${error instanceof Error ? error.message : String(error)}`,
         {cause: error, details: {server: this.server, tool: name}},
+      );
+    }
+    // Nothing reads the result before this check: it is held to the depth of workflow values.
+    const deep = findResultDepthProblem(result);
+    if (deep !== undefined) {
+      throw messageLimitError(
+        'depth',
+        {server: this.server, request: `tools/call '${name}'`},
+        undefined,
+        deep,
       );
     }
     if (result.isError === true) throw new McpToolError(this.server, name, result);

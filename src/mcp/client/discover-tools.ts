@@ -5,6 +5,7 @@
 import {StratosError} from '../../errors/index.ts';
 import type {McpServerConfig} from '../../manifest/index.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
+import {limitOf, messageLimitError} from './message-limits.ts';
 import {type McpNegotiationVerdict, rememberVerdict} from './negotiation-verdict.ts';
 import {McpClientSession} from './open-client.ts';
 import {resolveMcpConnectTimeoutMs, resolveMcpRequestTimeoutMs} from './request-timeout.ts';
@@ -61,6 +62,10 @@ export async function discoverMcpTools(options: DiscoverMcpToolsOptions): Promis
       });
     } catch (error) {
       if (options.signal?.aborted === true) throw options.signal.reason;
+      const limit = limitOf(error) ?? session.takeLimitFailure()?.limit;
+      if (limit !== undefined) {
+        throw messageLimitError(limit, {server: options.server, request: 'tools/list'}, error);
+      }
       throw new StratosError(
         'STRATOS_MCP_DISCOVERY_FAILED',
         `Listing the tools of the MCP server '${options.server}' failed: ${error instanceof Error ? error.message : String(error)}`,

@@ -7,6 +7,7 @@ import {fileURLToPath} from 'node:url';
 import type {Client} from '@modelcontextprotocol/client';
 import {redactCredentialSecrets, StratosError} from '../../errors/index.ts';
 import {packageVersion} from '../../internal/package-info.ts';
+import {limitOf, limitResponseSize, MAX_MCP_MESSAGE_BYTES, type McpMessageLimit} from './message-limits.ts';
 import type {McpNegotiationVerdict} from './negotiation-verdict.ts';
 import type {McpTransportSpec} from './resolve-transport.ts';
 
@@ -44,6 +45,8 @@ export class McpClientSession {
   /** Fires when connecting has used up its time limit; `#startedAt` says how long it really took. */
   #deadline = new AbortController();
   #startedAt = 0;
+  /** A message of the server that broke a limit (message-limits.ts), for the request it ended. */
+  #limitFailure: {limit: McpMessageLimit; error: unknown} | undefined;
 
   constructor(options: OpenMcpClientOptions) {
     this.#options = options;
@@ -72,6 +75,17 @@ export class McpClientSession {
 
   get transportKind(): 'http' | 'stdio' {
     return this.#options.spec.kind;
+  }
+
+  /**
+   * The limit a server's message broke, when a request failed because of it: over stdio the SDK closes the
+   * connection, and every request still open reports it; over HTTP only the one request fails, so it is reported
+   * once.
+   */
+  takeLimitFailure(): {limit: McpMessageLimit; error: unknown} | undefined {
+    const failure = this.#limitFailure;
+    if (this.#options.spec.kind === 'http') this.#limitFailure = undefined;
+    return failure;
   }
 
   /**
@@ -154,6 +168,12 @@ export class McpClientSession {
         return (await handler(request.params as Record<string, unknown>)) as never;
       });
     }
+    // The SDK reports a message over a limit here and then ends the request with "Connection closed" (stdio) or
+    // a stream error (HTTP): the cause is kept for the error the caller reports.
+    client.onerror = (error) => {
+      const limit = limitOf(error);
+      if (limit !== undefined) this.#limitFailure = {limit, error};
+    };
     this.#client = client;
     const transport = await this.#createTransport();
     this.#transport = transport;
@@ -196,7 +216,12 @@ export class McpClientSession {
     const spec = this.#options.spec;
     if (spec.kind === 'http') {
       const {StreamableHTTPClientTransport} = await import('@modelcontextprotocol/client');
-      return new StreamableHTTPClientTransport(new URL(spec.url), {requestInit: {headers: spec.headers}});
+      return new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: {headers: spec.headers},
+        fetch: limitResponseSize(fetch, (error) => {
+          this.#limitFailure = {limit: 'size', error};
+        }),
+      });
     }
     const {StdioClientTransport} = await import('@modelcontextprotocol/client/stdio');
     // On POSIX the server runs in a process group of its own, ended whole at close (see stdio-launcher.ts).
@@ -207,6 +232,7 @@ export class McpClientSession {
       env: spec.env,
       cwd: spec.cwd,
       stderr: 'pipe',
+      maxBufferSize: MAX_MCP_MESSAGE_BYTES,
     });
     // Keep the end of the server's stderr for a failure message; reading it also keeps the pipe from filling.
     transport.stderr?.on('data', (chunk: Buffer) => {

@@ -135,18 +135,38 @@ function parseRecord(item: unknown, index: number, file: string): CredentialReco
   return record as CredentialRecord;
 }
 
+/**
+ * The records a writer produced, each with the unknown fields of the stored record of the same identity that it
+ * does not carry itself. The store applies this to every write, so no writer (a sign-in, a client-credentials
+ * token, a refresh, a binding) can drop fields a newer Stratos wrote, whether or not it started from the stored
+ * record.
+ */
+export function keepUnknownFields(
+  stored: readonly CredentialRecord[],
+  written: readonly CredentialRecord[],
+): CredentialRecord[] {
+  return written.map((record) => {
+    const before = stored.find((item) => sameIdentity(item, record))?.unknownFields;
+    if (before === undefined) return record;
+    return {...record, unknownFields: {...before, ...record.unknownFields}};
+  });
+}
+
+/** The stored form of one record: known fields in a stable order after the unknown ones (which are kept). */
+export function serializeRecord(record: CredentialRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {...record.unknownFields};
+  for (const key of [...identityKeys, ...stringKeys, ...numberKeys]) {
+    if (record[key] !== undefined) out[key] = record[key];
+  }
+  return out;
+}
+
 /** The file text of `records`: stable key order, one record per entry; unknown fields kept after the known. */
 export function serializeCredentialFile(
   records: readonly CredentialRecord[],
   extra: Record<string, unknown> = {},
 ): string {
-  const ordered = records.map((record) => {
-    const out: Record<string, unknown> = {...record.unknownFields};
-    for (const key of [...identityKeys, ...stringKeys, ...numberKeys]) {
-      if (record[key] !== undefined) out[key] = record[key];
-    }
-    return out;
-  });
+  const ordered = records.map(serializeRecord);
   return `${JSON.stringify({...extra, version: credentialFileVersion, records: ordered}, null, 2)}\n`;
 }
 

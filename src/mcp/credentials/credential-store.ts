@@ -22,11 +22,13 @@ import {
   type CredentialRecord,
   credentialFileVersion,
   identityOf,
+  keepUnknownFields,
   parseCredentialData,
   parseCredentialFile,
   registerRecordSecrets,
   sameIdentity,
   serializeCredentialFile,
+  serializeRecord,
 } from './credential-record.ts';
 import {withFileLock} from './file-lock.ts';
 
@@ -83,7 +85,8 @@ export class CredentialStore {
 
   /**
    * Changes the records under the file lock: re-reads the file, applies `change`, writes it atomically (0600).
-   * `change` returns the new records and a result; it must not wait on anything slow.
+   * `change` returns the new records and a result; it must not wait on anything slow. This is the one write path:
+   * unknown fields of the file and of every record whose identity is still there are kept (keepUnknownFields).
    */
   async update<T>(
     change: (records: CredentialRecord[]) => {records: CredentialRecord[]; result: T},
@@ -95,12 +98,14 @@ export class CredentialStore {
       async () => {
         const main = await this.#readMain();
         const folded = await this.#foldPending(main.records);
-        const {records, result} = change(folded.records.map((record) => ({...record})));
+        const changed = change(folded.records.map((record) => ({...record})));
+        // Fields this Stratos does not know (written by a newer one) are kept on rewrite, in the file and in
+        // every record that is still there, whatever the writer built its records from.
+        const records = keepUnknownFields(folded.records, changed.records);
         registerRecordSecrets(records);
-        // Fields this Stratos does not know (written by a newer one) are kept on rewrite.
         await writeFileAtomic(this.file, serializeCredentialFile(records, main.extra), {mode: 0o600});
         await Promise.all(folded.consumed.map((path) => rm(path, {force: true})));
-        return result;
+        return changed.result;
       },
     );
   }
@@ -169,7 +174,11 @@ export class CredentialStore {
     return {
       path,
       write: async (rotated) => {
-        const text = JSON.stringify({version: credentialFileVersion, replaces, records: [rotated]});
+        const text = JSON.stringify({
+          version: credentialFileVersion,
+          replaces,
+          records: [serializeRecord(rotated)],
+        });
         const bytes = Buffer.from(text, 'utf8');
         await handle.write(bytes, 0, bytes.length, 0);
         await handle.truncate(bytes.length);
@@ -240,7 +249,10 @@ export class CredentialStore {
       for (const rotated of pending.records) {
         const current = result.find((record) => sameIdentity(record, rotated));
         if (current === undefined || hashToken(current.refreshToken) === pending.replaces) {
-          result = [...result.filter((record) => !sameIdentity(record, rotated)), rotated];
+          result = [
+            ...result.filter((record) => !sameIdentity(record, rotated)),
+            ...keepUnknownFields(result, [rotated]),
+          ];
         }
       }
       consumed.push(path);

@@ -2,7 +2,7 @@
 // JSON would drop or cannot write rejected at its path.
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {findJsonValueProblem, toJsonValue} from '../../../src/contract/json-value-limits.ts';
+import {findJsonValueProblem, toJsonValue} from '../../../src/internal/json-value-limits.ts';
 
 test('plain data converts to an equal value with its keys in order', () => {
   const value = {b: 1, a: [true, 'x', null, {c: 2.5}], z: {}};

@@ -122,3 +122,42 @@ test("a decision's answers become a script in the case's written shape; failed d
   assert.equal(needsValue.length, 1);
   assert.match(needsValue[0]!, /^decisions\[1\] \(decision 'route'\): the run recorded no answers/);
 });
+
+test('the workflow folder, the invocation directory and home become placeholders, whole paths only', () => {
+  const cwd = '/srv/alice/project';
+  const directory = `${cwd}/.stratos/workflows/w`;
+  const home = '/srv/alice';
+  const prompt = `${'Read '.repeat(39)}xx${cwd}/src/index.ts and summarize it.`;
+  const tree = [
+    node('agent.execute', {
+      'stratos.agent.name': 'reader',
+      'gen_ai.input.messages': message(prompt),
+      'gen_ai.output.messages': message(`Read ${cwd}/src/index.ts`),
+    }),
+    node('mcp.call', {
+      'mcp.server': 'files',
+      'mcp.tool': 'list',
+      'gen_ai.tool.call.arguments': JSON.stringify({path: `${directory}/prompts`}),
+      'gen_ai.tool.call.result': JSON.stringify({content: [], structuredContent: {[`${home}/.notes`]: 1}}),
+    }),
+  ];
+  const run = {
+    ...record({
+      type: 'object',
+      preview: JSON.stringify({file: `${cwd}/a.txt`, other: `${cwd}2/b.txt`, root: '/'}),
+      truncated: false,
+    }),
+    workflow: {name: 'w', version: '1.0.0', directory},
+    invocationDirectory: cwd,
+  };
+  const {testCase} = recordTestCase(run, tree, home);
+  assert.deepEqual(testCase.input, {file: '{cwd}/a.txt', other: '{home}/project2/b.txt', root: '/'});
+  const [agent] = testCase.agents as {prompt: string; reply: string}[];
+  // The path sat across the 200-character cut: it is replaced first, and a placeholder is never cut in two.
+  assert.equal(agent?.prompt, `${'Read '.repeat(39)}xx`);
+  assert.equal(agent?.reply, 'Read {cwd}/src/index.ts');
+  const [call] = (testCase.mcp as Record<string, {arguments: unknown; result: unknown}[]>).files!;
+  assert.deepEqual(call?.arguments, {path: '{workflow}/prompts'});
+  assert.deepEqual(call?.result, {content: [], structuredContent: {'{home}/.notes': 1}});
+  assert.ok(!JSON.stringify(testCase).includes(home));
+});

@@ -1,17 +1,23 @@
 /**
- * The limits a workflow's input and output must keep to be stored and printed as JSON: at most
- * MAX_VALUE_DEPTH levels of nesting, no cycles, no BigInt, function or symbol values, and `toJSON` methods that
- * return instead of throwing. The value is converted to its JSON form once, without recursion and before schema
- * validation, so a hostile value fails with an issue that names its path instead of overflowing the stack or
- * throwing later, in JSON.stringify, after the run was recorded as succeeded.
+ * The limits a value must keep to be stored and printed as JSON: at most MAX_VALUE_DEPTH levels of nesting, no
+ * cycles, no BigInt, function or symbol values, and `toJSON` methods that return instead of throwing. The value is
+ * converted to its JSON form once, without recursion, so a hostile value fails with an issue that names its path
+ * instead of overflowing the stack or throwing later, in JSON.stringify, after a run was recorded as succeeded.
+ * Workflow input and output (before schema validation), test case files and MCP tool results are all held to it;
+ * `maxDepth` is for a document that holds such values a few levels down (a test case file).
  */
-import type {ValidationIssue} from './validate.ts';
 
-/** Objects and arrays nested deeper than this are rejected in workflow input and output. */
+/** Objects and arrays nested deeper than this are rejected in workflow input and output (and MCP tool results). */
 export const MAX_VALUE_DEPTH = 100;
 
+/** Where a value breaks the limits (`path` dotted, `''` for the value itself) and why, as a sentence. */
+export interface JsonValueProblem {
+  path: string;
+  message: string;
+}
+
 /** The value as JSON.stringify would write it (plain objects, arrays and primitives), or why it cannot be. */
-export type JsonValueResult = {ok: true; value: unknown} | {ok: false; issue: ValidationIssue};
+export type JsonValueResult = {ok: true; value: unknown} | {ok: false; issue: JsonValueProblem};
 
 interface Pending {
   value: unknown;
@@ -28,7 +34,7 @@ interface Pending {
  * out and `undefined` array items (and non-finite numbers) written as `null`, as JSON.stringify does. A BigInt,
  * function or symbol anywhere, a throwing `toJSON` or getter, a cycle or too deep a nesting is an issue at its path.
  */
-export function toJsonValue(value: unknown): JsonValueResult {
+export function toJsonValue(value: unknown, maxDepth = MAX_VALUE_DEPTH): JsonValueResult {
   let result: unknown;
   const stack: Pending[] = [{value, key: '', depth: 0, path: '', put: (converted) => (result = converted)}];
   const open = new Set<object>();
@@ -41,7 +47,7 @@ export function toJsonValue(value: unknown): JsonValueResult {
     const item = stack.pop() as Pending;
     let problem: string | undefined;
     try {
-      problem = convertOne(item, stack, open, exits);
+      problem = convertOne(item, stack, open, exits, maxDepth);
     } catch (error) {
       problem = `Reading it as JSON threw: ${error instanceof Error ? error.message : String(error)}. Return plain data.`;
     }
@@ -51,8 +57,11 @@ export function toJsonValue(value: unknown): JsonValueResult {
 }
 
 /** The first reason `value` cannot be serialized as JSON within the limits, or `undefined` when it can. */
-export function findJsonValueProblem(value: unknown): ValidationIssue | undefined {
-  const converted = toJsonValue(value);
+export function findJsonValueProblem(
+  value: unknown,
+  maxDepth = MAX_VALUE_DEPTH,
+): JsonValueProblem | undefined {
+  const converted = toJsonValue(value, maxDepth);
   return converted.ok ? undefined : converted.issue;
 }
 
@@ -62,6 +71,7 @@ function convertOne(
   stack: Pending[],
   open: Set<object>,
   exits: {object: object; after: number}[],
+  maxDepth: number,
 ): string | undefined {
   let current = item.value;
   if (current !== null && typeof current === 'object' && typeof (current as Json).toJSON === 'function') {
@@ -94,8 +104,8 @@ function convertOne(
     item.put(null);
     return undefined;
   }
-  if (item.depth >= MAX_VALUE_DEPTH) {
-    return `The value is nested more than ${MAX_VALUE_DEPTH} levels deep; flatten it (the limit keeps run records and the --json envelope writable).`;
+  if (item.depth >= maxDepth) {
+    return `The value is nested more than ${maxDepth} levels deep; flatten it (the limit keeps run records and the --json envelope writable).`;
   }
   if (open.has(current)) return 'The value contains a cycle and cannot be written as JSON.';
   open.add(current);
