@@ -3,7 +3,7 @@
  * path and a sentence: what a caller (often an agent) needs to correct its request.
  */
 import {z} from 'zod';
-import {findJsonValueProblem, toJsonValue} from '../internal/json-value-limits.ts';
+import {toJsonValue} from '../internal/json-value-limits.ts';
 import type {ContractSide} from './contract-rules.ts';
 import type {WorkflowDefinition} from './define-workflow.ts';
 import {appendKey, formatIssuePath, sidePath} from './schema-path.ts';
