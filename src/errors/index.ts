@@ -7,6 +7,7 @@ export {
   registerCredentialSecret,
 } from './authentication-error.ts';
 export {BuildError} from './build-error.ts';
+export {type CauseLine, describeCauseText, visibleCauses} from './cause-text.ts';
 export {type ErrorCode, errorCodes} from './codes.ts';
 export {type Diagnostic, formatLocation, hasErrors} from './diagnostic.ts';
 export {McpToolError, type McpToolErrorResult} from './mcp-tool-error.ts';

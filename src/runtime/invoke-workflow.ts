@@ -8,7 +8,7 @@ import {type ExecutionContext, runInExecutionContext} from '../context/execution
 import {type CleanupFailure, ResourceRegistry} from '../context/resource-registry.ts';
 import type {WorkflowDefinition} from '../contract/define-workflow.ts';
 import {formatValidationIssues, validateWorkflowInput, validateWorkflowOutput} from '../contract/validate.ts';
-import {isStratosError, StratosError, WorkflowInputError} from '../errors/index.ts';
+import {isStratosError, StratosError, type StratosErrorOptions, WorkflowInputError} from '../errors/index.ts';
 import {isRecord} from '../internal/json-file.ts';
 import {randomHex} from '../internal/random-hex.ts';
 import {resolveStratosHome} from '../internal/stratos-home.ts';
@@ -132,7 +132,7 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
           ),
         };
   } catch (error) {
-    outcome = {ok: false, error: asStratosError(error, name)};
+    outcome = {ok: false, error: await describeRunFailure(error, options.workflow)};
   }
   if (!outcome.ok) context.abortController.abort(outcome.error);
   const cleanupFailures = await context.resources.closeAll();
@@ -236,11 +236,19 @@ function closeTelemetry(
   outcome: {ok: true; output: Record<string, unknown>} | {ok: false; error: StratosError},
   options: InvokeWorkflowOptions,
 ): Promise<InvocationTelemetryReport> {
+  const {location} = outcome.ok ? {location: undefined} : outcome.error;
   return closeInvocationTelemetry(telemetry, {
-    ...outcome,
     ...(outcome.ok
-      ? {}
-      : {error: {code: outcome.error.code, message: outcome.error.message, cause: outcome.error.cause}}),
+      ? outcome
+      : {
+          ok: false,
+          error: {
+            code: outcome.error.code,
+            message: outcome.error.message,
+            cause: outcome.error.cause,
+            ...(location === undefined ? {} : {location}),
+          },
+        }),
     cancelledFromOutside:
       options.parent?.abortController.signal.aborted === true || options.signal?.aborted === true,
   });
@@ -255,11 +263,35 @@ function withReport(
   };
 }
 
-function asStratosError(error: unknown, workflow: string): StratosError {
+function asStratosError(
+  error: unknown,
+  workflow: string,
+  location?: StratosErrorOptions['location'],
+): StratosError {
   if (isStratosError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new StratosError('STRATOS_RUN_FAILED', `Workflow '${workflow}' failed: ${message}`, {
     cause: error,
+    location,
     details: {workflow},
   });
+}
+
+/**
+ * An error that escaped workflow code, its stack rewritten in terms of the authored `.ts` files (`--verbose` shows
+ * it); a plain one is wrapped with the workflow's own frame as its location. The mapping loads only on this path.
+ */
+async function describeRunFailure(
+  error: unknown,
+  workflow: {name: string; directory: string},
+): Promise<StratosError> {
+  if (!(error instanceof Error) && !isStratosError(error)) return asStratosError(error, workflow.name);
+  const {mapErrorStack} = await import('./map-error-stack.ts');
+  const mapped = mapErrorStack(error as Error, workflow.directory);
+  try {
+    (error as Error).stack = mapped.stack;
+  } catch {
+    // A frozen error keeps its compiled stack; the location below is still right.
+  }
+  return asStratosError(error, workflow.name, mapped.location);
 }

@@ -40,7 +40,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'run',
     summary: 'Run a workflow with a JSON input (builds when needed).',
-    usage: "stratos run <workflow> [--input '<json>' | --input - | --input-file <path>] [--json]",
+    usage: "stratos run <workflow> [--input '<json>' | --input - | --input-file <path>] [--verbose] [--json]",
     positionals: ['workflow'],
     options: {
       json: jsonOption,
@@ -51,6 +51,10 @@ export const commands: CommandSpec[] = [
         description: "The input object as JSON text ('-' reads it from stdin); default {}.",
       },
       'input-file': {type: 'string', value: 'path', description: 'Read the input object from a JSON file.'},
+      verbose: {
+        type: 'boolean',
+        description: "On failure, also show the error's full stack, mapped to the authored .ts files.",
+      },
     },
     load: async () => (await import('./run.ts')).runCommand,
   },
@@ -113,9 +117,15 @@ export const commands: CommandSpec[] = [
   {
     name: 'runs show',
     summary: "Show a run's tree of operations with durations and status.",
-    usage: 'stratos runs show <run> [--json]',
+    usage: 'stratos runs show <run> [--console] [--json]',
     positionals: ['run'],
-    options: {json: jsonOption},
+    options: {
+      json: jsonOption,
+      console: {
+        type: 'boolean',
+        description: 'Also show the console lines under the operation that wrote them.',
+      },
+    },
     load: async () => (await import('./runs.ts')).runsShowCommand,
   },
   {
