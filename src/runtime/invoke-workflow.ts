@@ -8,7 +8,13 @@ import {type ExecutionContext, runInExecutionContext} from '../context/execution
 import {type CleanupFailure, ResourceRegistry} from '../context/resource-registry.ts';
 import type {WorkflowDefinition} from '../contract/define-workflow.ts';
 import {formatValidationIssues, validateWorkflowInput, validateWorkflowOutput} from '../contract/validate.ts';
-import {isStratosError, StratosError, type StratosErrorOptions, WorkflowInputError} from '../errors/index.ts';
+import {
+  isStratosError,
+  type SourceLocation,
+  StratosError,
+  type StratosErrorOptions,
+  WorkflowInputError,
+} from '../errors/index.ts';
 import {isRecord} from '../internal/json-file.ts';
 import {randomHex} from '../internal/random-hex.ts';
 import {resolveStratosHome} from '../internal/stratos-home.ts';
@@ -279,7 +285,8 @@ function asStratosError(
 
 /**
  * An error that escaped workflow code, its stack rewritten in terms of the authored `.ts` files (`--verbose` shows
- * it); a plain one is wrapped with the workflow's own frame as its location. The mapping loads only on this path.
+ * it), with the workflow's own frame as its location: a plain one wrapped as STRATOS_RUN_FAILED, a Stratos error
+ * without a location given one. The mapping loads only on this path.
  */
 async function describeRunFailure(
   error: unknown,
@@ -292,6 +299,13 @@ async function describeRunFailure(
     (error as Error).stack = mapped.stack;
   } catch {
     // A frozen error keeps its compiled stack; the location below is still right.
+  }
+  if (isStratosError(error)) {
+    // A Stratos error from a call the workflow made (an MCP tool error, an agent failure) gets the call's line
+    // when it has no location of its own. It escaped the workflow, so nothing else holds it.
+    if (error.location === undefined && mapped.location !== undefined)
+      (error as {location: SourceLocation | undefined}).location = mapped.location;
+    return error;
   }
   return asStratosError(error, workflow.name, mapped.location);
 }

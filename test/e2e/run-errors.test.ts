@@ -1,5 +1,6 @@
 // Errors that say where, and each fact once, through the real CLI: a throw in workflow code named by its line in
-// the authored .ts file (readable, --json, --verbose, run.log, runs show); an MCP tool error's content instead of
+// the authored .ts file (readable, --json, --verbose, run.log, runs show), a failing MCP call by the line of the
+// call; an MCP tool error's content instead of
 // `[object Object]`; no `Caused by` that repeats its parent, no build finding or notice printed twice; runs list
 // with headers, ages and error codes; runs show with call labels, --console and one status vocabulary.
 import assert from 'node:assert/strict';
@@ -149,9 +150,11 @@ test("an MCP tool error shows the tool's own words, never [object Object], and e
     /^error STRATOS_MCP_TOOL_ERROR: The MCP tool 'is_error' of server 'schemas' reported an error: is_error: the tool failed on purpose$/m,
   );
   assert.doesNotMatch(readable.stderr, /Caused by/, 'the cause says what the message says');
+  assert.match(readable.stderr, /^ {2}at workflow\.ts:16:5$/m, 'the line of the failing call');
 
   const json = await project.cli(['run', 'tools', '--json']);
   assert.deepEqual(json.json.error.details.causes, [{message: 'is_error: the tool failed on purpose'}]);
+  assert.deepEqual(json.json.error.location, {file: 'workflow.ts', line: 16, column: 5});
 
   const show = await project.cli(['runs', 'show', json.json.error.details.executionId, '--json']);
   const events = await readFile(join(json.json.error.details.runDirectory, 'events.jsonl'), 'utf8');
