@@ -276,6 +276,7 @@ function kindText(kind: string): string {
   const known: Record<string, string> = {
     workflow: 'workflow',
     'agent.execute': 'agent',
+    'agent.start': 'start',
     'agent.model': 'model',
     'agent.tool': 'tool',
     'agent.task': 'task',
