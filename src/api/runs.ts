@@ -1,5 +1,5 @@
 /** `stratos runs list` and `stratos runs show`: the local run records of `<STRATOS_HOME>/runs/`. */
-import {StratosError} from '../errors/index.ts';
+import {type SourceLocation, StratosError} from '../errors/index.ts';
 import {
   buildRunTree,
   type RunTreeNode,
@@ -12,6 +12,7 @@ import {
 import type {RunStatus} from '../telemetry/index.ts';
 import {type HostOptions, resolveHost} from './host.ts';
 
+export {describeStatus} from '../telemetry/artifacts/status-words.ts';
 export type {RunTreeNode, TokenUsage};
 
 export interface RunSummary {
@@ -26,7 +27,8 @@ export interface RunSummary {
   invocationDirectory: string;
   /** The run folder holding run.json, run.log and events.jsonl. */
   directory: string;
-  error?: {code: string; message: string};
+  /** `location`: the workflow's own frame of an error its code threw (`workflow.ts`, line, column). */
+  error?: {code: string; message: string; location?: SourceLocation};
 }
 
 export interface ListRunsOptions extends HostOptions {
@@ -58,12 +60,17 @@ export interface ShowRunResult {
   unreadableEvents: number;
 }
 
+export interface ShowRunOptions extends HostOptions {
+  /** Keep each node's console lines (`console`), not only their count. */
+  console?: boolean;
+}
+
 /**
  * One run and its tree of workflows, agents, tool calls and decisions.
  * `target`: the run folder name, its execution id, or a unique prefix of either.
  * @throws StratosError STRATOS_RUNS_NOT_FOUND, STRATOS_RUNS_AMBIGUOUS, STRATOS_RUNS_UNREADABLE.
  */
-export async function showRun(target: string, options: HostOptions = {}): Promise<ShowRunResult> {
+export async function showRun(target: string, options: ShowRunOptions = {}): Promise<ShowRunResult> {
   const host = resolveHost(options);
   const stored = await readStoredRuns(host.home);
   const exact = stored.filter((s) => s.record.runId === target || s.record.executionId === target);
@@ -102,7 +109,7 @@ export async function showRun(target: string, options: HostOptions = {}): Promis
       },
     );
   }
-  const tree = buildRunTree(events.events);
+  const tree = buildRunTree(events.events, {console: options.console === true});
   return {run: summarize(run), tree, usage: totalUsage(tree), unreadableEvents: events.unreadableLines};
 }
 

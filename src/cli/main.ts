@@ -39,6 +39,8 @@ export async function main(argv: readonly string[], cliIo: CliIo): Promise<numbe
     return 0;
   }
   const lookup = argv[0] === 'help' ? argv.slice(1) : argv;
+  // Notices already on stderr: a warning that says the same is not printed again at the end.
+  const noticed = new Set<string>();
   try {
     if (lookup.every((arg) => rootFlags.includes(arg))) {
       io.stdout(json ? `${JSON.stringify(successEnvelope('Stratos help', readRootHelp()))}\n` : rootHelp());
@@ -76,14 +78,17 @@ export async function main(argv: readonly string[], cliIo: CliIo): Promise<numbe
       env: io.env,
       paint,
       signal: io.signal,
-      notice: (message) => io.stderr(`${message}\n`),
+      notice: (message) => {
+        noticed.add(message);
+        io.stderr(`${message}\n`);
+      },
       progress: (progress) => {
         if (!json && io.stderrIsTTY && io.env.CI === undefined)
           io.stderr(paint(`${progress.workflow}: ${progress.message}…\n`, 'dim'));
       },
     };
     const handler = await found.spec.load();
-    return render(await handler(parsed, context), json, io, paint);
+    return render(await handler(parsed, context), json, io, paint, noticed);
   } catch (error) {
     return renderFailure(error, json, io, paint);
   }
@@ -188,6 +193,7 @@ function render(
   json: boolean,
   io: CliIo,
   paint: ReturnType<typeof createPainter>,
+  noticed: ReadonlySet<string> = new Set(),
 ): number {
   if (json) {
     const envelope = output.ok
@@ -199,14 +205,15 @@ function render(
   }
   if (output.ok) {
     io.stdout(output.human);
-    // Findings the readable output already shows inline (list, build) are not repeated; the rest go to stderr.
+    // Findings the readable output already shows inline (list, build) or a notice already said are not
+    // repeated; the rest go to stderr.
     for (const w of output.warnings) {
       const line = formatDiagnostic(w, paint);
-      if (!output.human.includes(line)) io.stderr(`${line}\n`);
+      if (!output.human.includes(line) && !noticed.has(w.message)) io.stderr(`${line}\n`);
     }
     return 0;
   }
   if (output.human !== undefined) io.stderr(output.human);
-  io.stderr(formatError(output.error, paint));
+  io.stderr(formatError(output.error, paint, output.human));
   return 1;
 }

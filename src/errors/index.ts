@@ -5,6 +5,7 @@ export {
   type AuthenticationErrorOptions,
 } from './authentication-error.ts';
 export {BuildError} from './build-error.ts';
+export {type CauseLine, describeCauseText, visibleCauses} from './cause-text.ts';
 export {type ErrorCode, errorCodes} from './codes.ts';
 export {redactCredentialSecrets, registerCredentialSecret} from './credential-secrets.ts';
 export {type Diagnostic, formatLocation, hasErrors} from './diagnostic.ts';

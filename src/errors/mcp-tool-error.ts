@@ -1,4 +1,5 @@
 /** A tool-level MCP failure: the server answered, but with `isError: true`. The whole result is the cause. */
+import {describeCauseText} from './cause-text.ts';
 import {StratosError} from './stratos-error.ts';
 
 /** The part of an MCP tool result this error reads; the full result (content, `_meta` ...) is kept as `cause`. */
@@ -46,13 +47,9 @@ export class McpToolError extends StratosError {
 
 const maxMessageText = 500;
 
+/** The tool's error content (text items joined, else structured content as JSON), cut for the message. */
 function firstText(result: McpToolErrorResult): string | undefined {
-  const texts = (result.content ?? []).flatMap((block) =>
-    typeof block === 'object' && block !== null && (block as {type?: unknown}).type === 'text'
-      ? [String((block as {text?: unknown}).text ?? '')]
-      : [],
-  );
-  const text = texts.join(' ').trim();
-  if (text === '') return undefined;
+  const text = describeCauseText(result).trim();
+  if (text === '' || text === '[]') return undefined;
   return text.length > maxMessageText ? `${text.slice(0, maxMessageText)}…` : text;
 }

@@ -8,7 +8,13 @@ import {type ExecutionContext, runInExecutionContext} from '../context/execution
 import {type CleanupFailure, ResourceRegistry} from '../context/resource-registry.ts';
 import type {WorkflowDefinition} from '../contract/define-workflow.ts';
 import {formatValidationIssues, validateWorkflowInput, validateWorkflowOutput} from '../contract/validate.ts';
-import {isStratosError, StratosError, WorkflowInputError} from '../errors/index.ts';
+import {
+  isStratosError,
+  type SourceLocation,
+  StratosError,
+  type StratosErrorOptions,
+  WorkflowInputError,
+} from '../errors/index.ts';
 import {isRecord} from '../internal/json-file.ts';
 import {randomHex} from '../internal/random-hex.ts';
 import {resolveStratosHome} from '../internal/stratos-home.ts';
@@ -134,7 +140,7 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
           ),
         };
   } catch (error) {
-    outcome = {ok: false, error: asStratosError(error, name)};
+    outcome = {ok: false, error: await describeRunFailure(error, options.workflow)};
   }
   // A body still pending here (cancelled from outside) is no longer this run's: later failures are late ones.
   endRunningBody(context);
@@ -240,11 +246,19 @@ function closeTelemetry(
   outcome: {ok: true; output: Record<string, unknown>} | {ok: false; error: StratosError},
   options: InvokeWorkflowOptions,
 ): Promise<InvocationTelemetryReport> {
+  const {location} = outcome.ok ? {location: undefined} : outcome.error;
   return closeInvocationTelemetry(telemetry, {
-    ...outcome,
     ...(outcome.ok
-      ? {}
-      : {error: {code: outcome.error.code, message: outcome.error.message, cause: outcome.error.cause}}),
+      ? outcome
+      : {
+          ok: false,
+          error: {
+            code: outcome.error.code,
+            message: outcome.error.message,
+            cause: outcome.error.cause,
+            ...(location === undefined ? {} : {location}),
+          },
+        }),
     cancelledFromOutside:
       options.parent?.abortController.signal.aborted === true || options.signal?.aborted === true,
   });
@@ -259,11 +273,43 @@ function withReport(
   };
 }
 
-function asStratosError(error: unknown, workflow: string): StratosError {
+function asStratosError(
+  error: unknown,
+  workflow: string,
+  location?: StratosErrorOptions['location'],
+): StratosError {
   if (isStratosError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new StratosError('STRATOS_RUN_FAILED', `Workflow '${workflow}' failed: ${message}`, {
     cause: error,
+    location,
     details: {workflow},
   });
+}
+
+/**
+ * An error that escaped workflow code, its stack rewritten in terms of the authored `.ts` files (`--verbose` shows
+ * it), with the workflow's own frame as its location: a plain one wrapped as STRATOS_RUN_FAILED, a Stratos error
+ * without a location given one. The mapping loads only on this path.
+ */
+async function describeRunFailure(
+  error: unknown,
+  workflow: {name: string; directory: string},
+): Promise<StratosError> {
+  if (!(error instanceof Error) && !isStratosError(error)) return asStratosError(error, workflow.name);
+  const {mapErrorStack} = await import('./map-error-stack.ts');
+  const mapped = mapErrorStack(error as Error, workflow.directory);
+  try {
+    (error as Error).stack = mapped.stack;
+  } catch {
+    // A frozen error keeps its compiled stack; the location below is still right.
+  }
+  if (isStratosError(error)) {
+    // A Stratos error from a call the workflow made (an MCP tool error, an agent failure) gets the call's line
+    // when it has no location of its own. It escaped the workflow, so nothing else holds it.
+    if (error.location === undefined && mapped.location !== undefined)
+      (error as {location: SourceLocation | undefined}).location = mapped.location;
+    return error;
+  }
+  return asStratosError(error, workflow.name, mapped.location);
 }

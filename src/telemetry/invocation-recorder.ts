@@ -5,6 +5,7 @@
  * `begin()` when its parent operation ends, everything when the invocation ends.
  */
 
+import {describeCauseText, type SourceLocation} from '../errors/index.ts';
 import type {EventRecord, RecordedError} from './artifacts/run-record.ts';
 import {
   attributeNames,
@@ -226,7 +227,7 @@ export class InvocationRecorder implements InvocationTelemetry {
    */
   finish(outcome: {
     status: 'ok' | 'error' | 'cancelled';
-    error?: {code: string; message: string; cause?: unknown};
+    error?: {code: string; message: string; cause?: unknown; location?: SourceLocation};
   }): void {
     if (this.#finished) return;
     this.#finished = true;
@@ -302,6 +303,11 @@ export class InvocationRecorder implements InvocationTelemetry {
     if (failure !== undefined && status === 'error')
       attributes[attributeNames.errorType] = failure.code ?? failure.type;
     if (failure !== undefined) attributes[attributeNames.errorMessage] = truncateText(failure.message);
+    if (failure?.location !== undefined) {
+      attributes[attributeNames.codeFilePath] = failure.location.file;
+      attributes[attributeNames.codeLineNumber] = failure.location.line;
+      attributes[attributeNames.codeColumnNumber] = failure.location.column;
+    }
     this.#setAttributes(span, attributes);
     span.ended = true;
     const message = failure === undefined ? undefined : this.run.redactor.redactString(failure.message);
@@ -374,17 +380,16 @@ function describeError(error: unknown): RecordedError | undefined {
   return causes.length === 0 ? described : {...described, causes};
 }
 
-/** Code, name and message of one error of a cause chain. */
+/** Code, name, message and location of one error of a cause chain; a cause that is no Error as its text. */
 function describeOne(error: unknown): Omit<RecordedError, 'causes'> {
-  if (typeof error === 'object' && error !== null && 'message' in error) {
-    const {code, name, message} = error as {code?: unknown; name?: unknown; message?: unknown};
-    return {
-      ...(typeof code === 'string' ? {code} : {}),
-      ...(typeof name === 'string' ? {type: name} : {}),
-      message: String(message),
-    };
-  }
-  return {message: String(error)};
+  if (typeof error !== 'object' || error === null) return {message: describeCauseText(error)};
+  const {code, name, location} = error as {code?: unknown; name?: unknown; location?: SourceLocation};
+  return {
+    ...(typeof code === 'string' ? {code} : {}),
+    ...(typeof name === 'string' ? {type: name} : {}),
+    message: describeCauseText(error),
+    ...(typeof location?.file === 'string' ? {location} : {}),
+  };
 }
 
 function iso(ms: number): string {

@@ -4,6 +4,7 @@
  * final run.json and trace export flushed within a bounded time). Neither throws: telemetry problems come back as
  * warnings.
  */
+import type {SourceLocation} from '../errors/index.ts';
 import {packageVersion} from '../internal/package-info.ts';
 import {RunArtifacts} from './artifacts/run-artifacts.ts';
 import {type RunStatus, summarizeValue} from './artifacts/run-record.ts';
@@ -135,7 +136,7 @@ export interface InvocationOutcome {
   ok: boolean;
   output?: unknown;
   /** `cause`: the error's cause, recorded with the workflow span's error as its `Caused by` chain. */
-  error?: {code: string; message: string; cause?: unknown};
+  error?: {code: string; message: string; cause?: unknown; location?: SourceLocation};
   /** The invocation was cancelled from outside (SIGINT, a cancelled parent). */
   cancelledFromOutside: boolean;
 }
@@ -158,7 +159,13 @@ export async function closeInvocationTelemetry(
     ...(outcome.ok ? {output: summarizeValue(run.redactor.redactValue(outcome.output))} : {}),
     ...(outcome.error === undefined
       ? {}
-      : {error: {code: outcome.error.code, message: run.redactor.redactString(outcome.error.message)}}),
+      : {
+          error: {
+            code: outcome.error.code,
+            message: run.redactor.redactString(outcome.error.message),
+            ...(outcome.error.location === undefined ? {} : {location: outcome.error.location}),
+          },
+        }),
   });
   return {
     ...(run.artifacts === undefined ? {} : {runDirectory: run.artifacts.directory}),

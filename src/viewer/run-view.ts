@@ -3,7 +3,10 @@
  * depth, times on one clock, merged attributes, error with its causes, point events and console lines. It shows
  * what events.jsonl recorded and nothing more: a span without an end record has no end, status or duration.
  */
+import {visibleCauses} from '../errors/index.ts';
+import {errorKey} from '../telemetry/artifacts/error-origins.ts';
 import type {EventRecord, RecordedError} from '../telemetry/artifacts/run-record.ts';
+import {labelSpan} from '../telemetry/artifacts/span-label.ts';
 
 export interface ViewLogLine {
   /** Milliseconds since the Unix epoch. */
@@ -27,6 +30,8 @@ export interface ViewSpan {
   /** `workflow` or the operation kind (`mcp.call`, `agent.execute`, `agent.model` ...). */
   kind: string;
   name: string;
+  /** The name with a tool call's key argument (`tools/call read_text_file path=src/x.ts`). */
+  label: string;
   workflow: string;
   executionId: string;
   /** Epoch milliseconds; absent when only an end was recorded and it has no duration. */
@@ -37,7 +42,10 @@ export interface ViewSpan {
   status?: string;
   durationMs?: number;
   attributes: Record<string, unknown>;
+  /** Its causes only as far as they add to its message (each fact once). */
   error?: RecordedError;
+  /** Set when a descendant recorded this same error first: that span's id. The page shows the error there. */
+  errorFrom?: string;
   events: ViewEvent[];
   logs: ViewLogLine[];
   /** How many spans hang under this one (at any depth). */
@@ -72,6 +80,7 @@ export function buildRunView(events: readonly EventRecord[]): RunView {
         depth: 0,
         kind: event.kind ?? 'workflow',
         name: event.name ?? `workflow ${event.workflow}`,
+        label: '',
         workflow: event.workflow,
         executionId: event.executionId,
         attributes: {},
@@ -106,7 +115,7 @@ export function buildRunView(events: readonly EventRecord[]): RunView {
           span.start ??= time - event.durationMs;
           note(span.start);
         }
-        if (event.error !== undefined) span.error = event.error;
+        if (event.error !== undefined) span.error = withVisibleCauses(event.error);
         Object.assign(span.attributes, event.attributes);
         break;
       }
@@ -130,10 +139,40 @@ export function buildRunView(events: readonly EventRecord[]): RunView {
         ...(event.attributes === undefined ? {} : {attributes: event.attributes}),
       });
   }
+  for (const span of order) span.label = labelSpan(span.name, span.attributes);
+  const flat = flatten(order, spans);
+  markErrorOrigins(flat);
   return {
-    spans: flatten(order, spans),
+    spans: flat,
     ...(startMs === undefined || endMs === undefined ? {} : {startMs, endMs}),
   };
+}
+
+function withVisibleCauses(error: RecordedError): RecordedError {
+  if (error.causes === undefined) return error;
+  const {causes, ...rest} = error;
+  const visible = visibleCauses(error.message, causes);
+  return visible.length === 0 ? rest : {...rest, causes: visible};
+}
+
+/**
+ * Each error once: a span whose error a descendant recorded first gets `errorFrom` (that descendant), so the
+ * page shows the error where it happened. Pre-order: a span's subtree is the `descendants` spans after it, and
+ * walking backwards marks the deeper spans first.
+ */
+function markErrorOrigins(spans: ViewSpan[]): void {
+  for (let index = spans.length - 1; index >= 0; index--) {
+    const span = spans[index]!;
+    if (span.error === undefined) continue;
+    const key = errorKey(span.error);
+    for (let below = index + 1; below <= index + span.descendants; below++) {
+      const other = spans[below]!;
+      if (other.error !== undefined && other.errorFrom === undefined && errorKey(other.error) === key) {
+        span.errorFrom = other.spanId;
+        break;
+      }
+    }
+  }
 }
 
 /** Depth-first, parents first; siblings keep the order their first record was written in. */

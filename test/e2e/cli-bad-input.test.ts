@@ -40,6 +40,8 @@ interface BadInputCase {
   message: RegExp;
   /** Relative to the project root; with line and column where the problem has a source position. */
   location?: {file: string; line?: number; column?: number};
+  /** A throw in workflow code: its own frame, relative to the workflow folder (mapped to the .ts source). */
+  frame?: {file: string; line: number; column: number};
 }
 
 const cases: BadInputCase[] = [
@@ -81,6 +83,7 @@ const cases: BadInputCase[] = [
     args: ['run', 'throws', '--input', '{}'],
     code: 'STRATOS_RUN_FAILED',
     message: /Workflow 'throws' failed: the database is on fire/,
+    frame: {file: 'workflow.ts', line: 8, column: 11},
   },
   {
     title: 'output not matching its schema',
@@ -158,7 +161,12 @@ for (const badInput of cases) {
       assert.ok(result.stderr.startsWith(headline), result.stderr);
       assert.equal(result.stderr.split(headline).length, 2, 'exactly one error message');
       assert.match(result.stderr, badInput.message);
-      assert.doesNotMatch(result.stderr, /STRATOS_INTERNAL|^\s+at .+:\d+:\d+\)?$/m, 'no stack trace');
+      // A stack frame is indented four spaces; the error's own location line (`  at workflow.ts:8:11`) two.
+      assert.doesNotMatch(result.stderr, /STRATOS_INTERNAL|^ {4}at .+:\d+:\d+\)?$/m, 'no stack trace');
+      if (badInput.frame !== undefined) {
+        const {file, line, column} = badInput.frame;
+        assert.ok(result.stderr.includes(`\n  at ${file}:${line}:${column}\n`), result.stderr);
+      }
       if (badInput.location?.line !== undefined) {
         const where = `${join(project.projectRoot, badInput.location.file)}:${badInput.location.line}:${badInput.location.column}`;
         assert.ok(result.stderr.includes(where), `stderr names ${where}:\n${result.stderr}`);
@@ -179,7 +187,9 @@ for (const badInput of cases) {
       assert.equal(result.json.ok, false);
       assert.equal(result.json.error.code, badInput.code);
       assert.match(result.json.error.message, badInput.message);
-      if (badInput.location === undefined) {
+      if (badInput.frame !== undefined) {
+        assert.deepEqual(result.json.error.location, badInput.frame);
+      } else if (badInput.location === undefined) {
         assert.equal(result.json.error.location, undefined);
       } else {
         assert.deepEqual(result.json.error.location, {

@@ -86,7 +86,7 @@ test('a run writes run.json, run.log and events.jsonl, and runs list/show read t
   assert.deepEqual(show.json.data.usage, {}, 'unknown token usage is not filled in');
 
   const human = await project.cli(['runs', 'show', ok.json.data.executionId]);
-  assert.match(human.stdout, /^workflow logger [0-9a-f]{8} ok [\d.]+ ms {2}2 console$/m);
+  assert.match(human.stdout, /^workflow logger [0-9a-f]{8} succeeded [\d.]+ ms {2}2 console$/m);
   const missing = await project.cli(['runs', 'show', 'nope', '--json']);
   assert.equal(missing.json.error.code, 'STRATOS_RUNS_NOT_FOUND');
 });

@@ -257,8 +257,15 @@ test('the page lists finished, failed and crashed runs, filters them, and shows 
     await tab.click('#runs tbody tr:not([hidden]) a');
     await tab.waitForSelector('body[data-view=run]');
     assert.equal(await tab.textContent('#run-status'), 'failed');
-    assert.match((await tab.textContent('#details #error'))!, /STRATOS_RUN_FAILED: Workflow 'logger' failed/);
-    assert.match((await tab.textContent('#details #error'))!, /Caused by: Error: deliberate failure/);
+    // The message once, under the run's title; the span's details name its code and where it was thrown.
+    assert.match((await tab.textContent('#run-error'))!, /STRATOS_RUN_FAILED: Workflow 'logger' failed/);
+    assert.match(
+      (await tab.textContent('#details #error'))!,
+      /^STRATOS_RUN_FAILED \(the run's error, above\)/,
+    );
+    // The thrown error's own line in the .ts source; no Caused by that repeats the message.
+    assert.match((await tab.textContent('#details #error'))!, /at workflow\.ts:8:21/);
+    assert.doesNotMatch((await tab.textContent('#details #error'))!, /Caused by/);
 
     // The parent run: the tree order and nesting of the trace, every child inside its parent on the time axis.
     await tab.goto(`${page.url}#/runs/${parentRun.runDirectory.split('/').pop()}`);
@@ -269,6 +276,7 @@ test('the page lists finished, failed and crashed runs, filters them, and shows 
         return {
           line: `${'  '.repeat(Number(row.dataset.depth))}${row.querySelector('.name')!.textContent}`,
           state: row.dataset.state!,
+          tokens: row.querySelector('.tokens')!.textContent,
           left: Number.parseFloat(bar.style.left),
           right: Number.parseFloat(bar.style.left) + Number.parseFloat(bar.style.width),
         };
@@ -279,17 +287,23 @@ test('the page lists finished, failed and crashed runs, filters them, and shows 
       [
         'workflow parent',
         '  connect counter',
-        '  tools/call echo',
+        '  tools/call echo text=direct',
         '  workflow child',
         '  workflow child',
         '  agent claude',
         '    start claude-code',
         '    chat claude-code',
-        '    execute_tool ToolSearch',
+        '    execute_tool ToolSearch query=select:mcp__counter__echo',
         '    chat claude-code',
-        '    execute_tool mcp__counter__echo',
+        // Labelled by the key argument, cut and quoted: the markup is text, never run.
+        `    execute_tool mcp__counter__echo text=${JSON.stringify(`${hostile.slice(0, 47)}…`)}`,
         '    chat claude-code',
       ],
+    );
+    // The token column: each model call's own usage.
+    assert.deepEqual(
+      rows.filter((row) => row.line.trim() === 'chat claude-code').map((row) => row.tokens),
+      ['in 10 · out 5', 'in 10 · out 5', 'in 10 · out 5'],
     );
     assert.deepEqual(
       rows.map((row) => row.state),

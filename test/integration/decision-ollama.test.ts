@@ -175,7 +175,7 @@ test('three questions in one request: answers, probabilities from log-probabilit
   assert.equal(JSON.parse(node.attributes['stratos.decision.answers']).kind.choice, 'bug');
   assert.equal(JSON.parse(node.attributes['stratos.decision.questions']).kind.type, 'choice');
   const readable = await project.cli(['runs', 'show', result.json.data.executionId ?? runId]);
-  assert.match(readable.stdout, /decision triage ok/);
+  assert.match(readable.stdout, /decision triage succeeded/);
   assert.match(readable.stdout, /kind: bug \(bug 0\.737, billing 0\.211, account 0\.053\)/);
   assert.match(readable.stdout, /urgent: 0\.800/);
   assert.match(readable.stdout, /severity: 1\.500/);

@@ -237,8 +237,8 @@ test('Claude Code: each model response and tool call is its own span, siblings u
   assert.ok(agentNode.children.every((n: {durationMs?: number}) => typeof n.durationMs === 'number'));
   assert.deepEqual(shown.json.data.usage, {inputTokens: 30, outputTokens: 15});
   const human = await project.cli(['runs', 'show', data.executionId], {env: home.env});
-  assert.match(human.stdout, /agent\.model chat claude-code ok [\d.]+ ms {2}tokens in 10, out 5/);
-  assert.match(human.stdout, /agent\.tool execute_tool mcp__counter__echo ok [\d.]+ ms/);
+  assert.match(human.stdout, /agent\.model chat claude-code succeeded [\d.]+ ms {2}tokens in 10, out 5/);
+  assert.match(human.stdout, /agent\.tool execute_tool mcp__counter__echo text=hi succeeded [\d.]+ ms/);
 });
 
 test('Claude Code: a tool call a before-tool hook denied is a tool span with an error outcome', async () => {

@@ -19,14 +19,21 @@ export const buildCommand: CommandHandler = async (command, context) => {
   const human = results.map((r) => renderResult(r, context.paint)).join('');
   if (!ok) {
     const failed = results.filter((r) => r.status === 'failed');
+    const only = results.length === 1 ? failed[0] : undefined;
+    // Readable output lists the findings under their workflow, so its error only sums them up; the --json
+    // message keeps them (callers read it), beside `data`.
     const error =
-      results.length === 1 && failed[0] !== undefined
-        ? new BuildError(failed[0].name, failed[0].diagnostics)
+      only !== undefined
+        ? new BuildError(only.name, only.diagnostics)
         : new StratosError(
             'STRATOS_BUILD_FAILED',
             `${failed.length} of ${results.length} workflows failed to build: ${failed.map((f) => f.name).join(', ')}.`,
           );
-    const withData = new StratosError(error.code, error.message, {location: error.location, details: data});
+    const message =
+      only === undefined || context.json
+        ? error.message
+        : `${summarizeFailure(only)} Fix the findings listed above and build again.`;
+    const withData = new StratosError(error.code, message, {location: error.location, details: data});
     return {ok: false, error: withData, warnings, human};
   }
   const built = results.filter((r) => r.status === 'built').length;
@@ -39,6 +46,12 @@ export const buildCommand: CommandHandler = async (command, context) => {
         : `${results.length} ${results.length === 1 ? 'workflow' : 'workflows'} up to date (${built} built${prepared > 0 ? `, ${prepared} with MCP wrappers only` : ''})`;
   return {ok: true, message, data, warnings, human: human || `${message}\n`};
 };
+
+/** `Workflow 'x' failed to build (2 errors).`: the count, without the findings themselves. */
+function summarizeFailure(result: WorkflowBuildResult): string {
+  const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+  return `Workflow '${result.name}' failed to build (${errors} ${errors === 1 ? 'error' : 'errors'}).`;
+}
 
 function summarize(result: WorkflowBuildResult) {
   return {

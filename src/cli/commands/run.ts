@@ -29,10 +29,11 @@ export const runCommand: CommandHandler = async (command, context) => {
   }));
   const warnings = [...result.warnings, ...cleanup];
   if (!result.ok) {
+    const stack = command.values.verbose === true ? stackOf(result.error) : undefined;
     const error = new StratosError(result.error.code, result.error.message, {
       cause: result.error.cause,
       location: result.error.location,
-      details: {...(result.error.details ?? {}), ...facts},
+      details: {...(result.error.details ?? {}), ...facts, ...(stack === undefined ? {} : {stack})},
     });
     return {ok: false, error, warnings};
   }
@@ -44,6 +45,17 @@ export const runCommand: CommandHandler = async (command, context) => {
     human: `${JSON.stringify(result.output, null, 2)}\n`,
   };
 };
+
+/** The stack of the innermost error of the chain (the one thrown first), as the run mapped it to the sources. */
+function stackOf(error: Error): string | undefined {
+  let stack = error.stack;
+  let current: unknown = error.cause;
+  for (let depth = 0; depth < 10 && current instanceof Error; depth++) {
+    stack = current.stack ?? stack;
+    current = current.cause;
+  }
+  return stack;
+}
 
 /**
  * The input text and where it came from: `--input <json>`, `--input -` (stdin) or `--input-file <path>`, so a

@@ -61,6 +61,10 @@ export const commands: CommandSpec[] = [
         description: "The input object as JSON text ('-' reads it from stdin); default {}.",
       },
       'input-file': {type: 'string', value: 'path', description: 'Read the input object from a JSON file.'},
+      verbose: {
+        type: 'boolean',
+        description: "On failure, also show the error's full stack, mapped to the authored .ts files.",
+      },
     },
     oneOf: {options: ['input', 'input-file'], required: false},
     load: async () => (await import('./run.ts')).runCommand,
@@ -126,7 +130,13 @@ export const commands: CommandSpec[] = [
     summary: "Show a run's tree of operations with durations and status.",
     example: 'stratos runs show 1de0cda8',
     positionals: ['run'],
-    options: {json: jsonOption},
+    options: {
+      json: jsonOption,
+      console: {
+        type: 'boolean',
+        description: 'Also show the console lines under the operation that wrote them.',
+      },
+    },
     load: async () => (await import('./runs.ts')).runsShowCommand,
   },
   {

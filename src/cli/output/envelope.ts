@@ -1,6 +1,6 @@
 /** The `--json` envelope of docs/contributing/design-decisions.md: always one JSON document on stdout. */
 import type {Diagnostic} from '../../errors/index.ts';
-import {isStratosError, type StratosError} from '../../errors/index.ts';
+import {describeCauseText, isStratosError, type StratosError} from '../../errors/index.ts';
 
 export interface SuccessEnvelope {
   ok: true;
@@ -45,7 +45,7 @@ export function causeChain(error: unknown): {message: string; code?: string}[] {
   const seen = new Set<unknown>();
   while (current !== undefined && current !== null && !seen.has(current) && chain.length < 10) {
     seen.add(current);
-    const message = current instanceof Error ? current.message : String(current);
+    const message = describeCauseText(current);
     chain.push(isStratosError(current) ? {message, code: current.code} : {message});
     current = (current as {cause?: unknown}).cause;
   }

@@ -1,5 +1,8 @@
 /** The human-readable lines of run.log: one line per console message, operation end and workflow boundary. */
+import {formatLocation} from '../../errors/index.ts';
 import type {EventRecord} from './run-record.ts';
+import {labelSpan} from './span-label.ts';
+import {describeStatus} from './status-words.ts';
 
 export function formatLogLine(record: EventRecord): string | undefined {
   const who = `[${record.workflow} ${record.executionId.slice(0, 8)}]`;
@@ -10,9 +13,9 @@ export function formatLogLine(record: EventRecord): string | undefined {
     case 'workflow.start':
       return `${prefix} start workflow ${record.workflow}`;
     case 'workflow.end':
-      return `${prefix} end   workflow ${record.workflow}: ${record.status}${duration(record)}${failure(record)}`;
+      return `${prefix} end   workflow ${record.workflow}: ${describeStatus(record.status ?? '')}${duration(record)}${failure(record)}`;
     case 'operation.end':
-      return `${prefix} ${record.kind} ${record.name}: ${record.status}${duration(record)}${failure(record)}`;
+      return `${prefix} ${record.kind} ${labelSpan(record.name ?? '', record.attributes)}: ${describeStatus(record.status ?? '')}${duration(record)}${failure(record)}`;
     case 'event': {
       // An event that carries a human sentence (`log.message`, such as a worktree decision) shows it.
       const message = record.attributes?.['log.message'];
@@ -29,7 +32,8 @@ function duration(record: EventRecord): string {
 
 function failure(record: EventRecord): string {
   if (record.error === undefined) return '';
-  return ` (${record.error.code ?? record.error.type ?? 'error'}: ${record.error.message})`;
+  const where = record.error.location === undefined ? '' : ` at ${formatLocation(record.error.location)}`;
+  return ` (${record.error.code ?? record.error.type ?? 'error'}: ${record.error.message}${where})`;
 }
 
 /** Continuation lines of a multi-line message are indented so each log entry stays visually one block. */

@@ -3,6 +3,7 @@
  * records of `events.jsonl`. Both are read back by `stratos runs list/show`; `schemaVersion` lets a later Stratos
  * read older runs.
  */
+import type {SourceLocation} from '../../errors/index.ts';
 import type {OperationStatus} from '../conventions.ts';
 
 export const RUN_FILE = 'run.json';
@@ -40,7 +41,8 @@ export interface RunRecord {
   stratosVersion: string;
   input: ValueSummary;
   output?: ValueSummary;
-  error?: {code: string; message: string};
+  /** `location`: the workflow's own frame of an error thrown by its code, relative to the workflow folder. */
+  error?: {code: string; message: string; location?: SourceLocation};
   /** Artifact and export problems of this run, as reported to the caller. */
   diagnostics?: {code: string; message: string}[];
 }
@@ -81,6 +83,8 @@ export interface RecordedError {
   code?: string;
   type?: string;
   message: string;
+  /** Where in the authored files it was thrown (`workflow.ts`, line, column), when known. */
+  location?: SourceLocation;
   /** `error.cause`, its cause, ... (at most 10), each with the same fields. */
   causes?: {code?: string; type?: string; message: string}[];
 }

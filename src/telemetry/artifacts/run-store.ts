@@ -10,8 +10,10 @@ import {writeFileAtomic} from '../../internal/atomic-write.ts';
 import {isNotFound, isRecord} from '../../internal/json-file.ts';
 import {attributeNames} from '../conventions.ts';
 import {isProcessAlive} from '../retention/apply-retention.ts';
+import {markErrorOrigins} from './error-origins.ts';
 import {readWorkspacePath, runsDirectory} from './run-folders.ts';
-import {EVENTS_FILE, type EventRecord, RUN_FILE, type RunRecord} from './run-record.ts';
+import {EVENTS_FILE, type EventRecord, type RecordedError, RUN_FILE, type RunRecord} from './run-record.ts';
+import {labelSpan} from './span-label.ts';
 
 export interface StoredRun {
   record: RunRecord;
@@ -42,10 +44,19 @@ export interface RunTreeNode {
   /** Absent when no end was recorded. */
   status?: string;
   durationMs?: number;
-  error?: {code?: string; type?: string; message: string};
+  error?: RecordedError;
+  /**
+   * Set when a descendant recorded this same error first: the span id where it happened. Readers show the error
+   * there and not again here.
+   */
+  errorFrom?: string;
+  /** The name with a tool call's key argument (`tools/call read_text_file path=src/x.ts`); set by buildRunTree. */
+  label?: string;
   /** Only when the operation reported it. */
   usage?: TokenUsage;
   consoleMessages: number;
+  /** The console lines written while it was active (with `stratos runs show --console`). */
+  console?: {time: string; level: string; message: string}[];
   attributes?: Record<string, unknown>;
   children: RunTreeNode[];
 }
@@ -149,8 +160,14 @@ export async function readRunEvents(
   return {events: events.sort((a, b) => a.seq - b.seq), unreadableLines};
 }
 
-/** The tree of workflows, operations and events: each node under the span it was recorded in. */
-export function buildRunTree(events: readonly EventRecord[]): RunTreeNode[] {
+/**
+ * The tree of workflows, operations and events: each node under the span it was recorded in. `console`: keep the
+ * console lines themselves on their nodes, not only their count.
+ */
+export function buildRunTree(
+  events: readonly EventRecord[],
+  options: {console?: boolean} = {},
+): RunTreeNode[] {
   const nodes = new Map<string, RunTreeNode>();
   const parents = new Map<RunTreeNode, string | undefined>();
   const order: RunTreeNode[] = [];
@@ -160,6 +177,7 @@ export function buildRunTree(events: readonly EventRecord[]): RunTreeNode[] {
       node = {
         kind,
         name,
+        label: name,
         spanId: event.spanId,
         executionId: event.executionId,
         workflow: event.workflow,
@@ -179,6 +197,7 @@ export function buildRunTree(events: readonly EventRecord[]): RunTreeNode[] {
       case 'operation.start': {
         const node = nodeFor(event, event.kind ?? 'workflow', event.name ?? event.workflow);
         node.startedAt = event.time;
+        if (event.attributes !== undefined) node.attributes = event.attributes;
         break;
       }
       case 'workflow.end':
@@ -200,6 +219,7 @@ export function buildRunTree(events: readonly EventRecord[]): RunTreeNode[] {
           node: {
             kind: 'event',
             name: event.name ?? '',
+            label: event.name ?? '',
             spanId: event.spanId,
             executionId: event.executionId,
             workflow: event.workflow,
@@ -214,7 +234,13 @@ export function buildRunTree(events: readonly EventRecord[]): RunTreeNode[] {
       }
       case 'console': {
         const node = nodes.get(event.spanId);
-        if (node !== undefined) node.consoleMessages++;
+        if (node !== undefined) {
+          node.consoleMessages++;
+          if (options.console === true) {
+            node.console ??= [];
+            node.console.push({time: event.time, level: event.level ?? 'log', message: event.message ?? ''});
+          }
+        }
         break;
       }
     }
@@ -225,6 +251,8 @@ export function buildRunTree(events: readonly EventRecord[]): RunTreeNode[] {
     (parent?.children ?? roots).push(node);
   }
   for (const leaf of leaves) nodes.get(leaf.parent)?.children.push(leaf.node);
+  for (const node of order) node.label = labelSpan(node.name, node.attributes);
+  markErrorOrigins(roots);
   return roots;
 }
 

@@ -3,33 +3,71 @@
  * input and output for the top-level workflow; attributes (arguments and results as recorded, already
  * redacted); point events; console lines. Recorded text is set as text, JSON is shown indented.
  */
-import {element, formatDuration} from './dom.ts';
+import {describeStatus, element, formatDuration, formatLocation, spanTokens} from './dom.ts';
 import type {RunDetail, ViewSpan} from './types.ts';
 import {stateOf} from './waterfall.ts';
 
-export function renderDetails(panel: HTMLElement, span: ViewSpan, detail: RunDetail): void {
+/** Attributes the Error section already says (its code, message and location): not listed again. */
+const errorAttributes = new Set([
+  'error.type',
+  'stratos.error.message',
+  'code.file.path',
+  'code.line.number',
+  'code.column.number',
+]);
+
+/** `spanHref`: the page's link to a span of this run (the URL hash). */
+export function renderDetails(
+  panel: HTMLElement,
+  span: ViewSpan,
+  detail: RunDetail,
+  spanHref: (spanId: string) => string,
+): void {
   const t0 = detail.view.startMs ?? 0;
   const state = stateOf(span);
+  const tokens = spanTokens(span.attributes);
   const facts: [string, string][] = [
     ['kind', span.kind],
-    ['status', state === 'open' ? 'no end recorded' : state],
+    ['status', state === 'open' ? 'no end recorded' : describeStatus(state)],
     ['start', span.start === undefined ? 'not recorded' : `+${formatDuration(span.start - t0)}`],
     ['duration', span.end === undefined ? 'no end recorded' : formatDuration(span.durationMs)],
     ['workflow', span.workflow],
     ['execution', span.executionId],
     ['span', span.spanId],
+    ...(tokens === '' ? [] : [['tokens', tokens] as [string, string]]),
   ];
   const sections: HTMLElement[] = [
-    element('h2', {text: span.name}),
+    element('h2', {text: span.label}),
     element(
       'dl',
       {className: 'facts'},
       facts.flatMap(([name, value]) => [element('dt', {text: name}), element('dd', {text: value})]),
     ),
   ];
-  if (span.error !== undefined) {
+  const origin =
+    span.errorFrom === undefined ? undefined : detail.view.spans.find((s) => s.spanId === span.errorFrom);
+  if (origin !== undefined) {
+    // The error happened below and passed through here: one link to it instead of a second copy.
+    sections.push(
+      section('Error', [
+        element('p', {className: 'error-from', attributes: {id: 'error'}}, [
+          'Failed with the error of ',
+          element('a', {text: origin.label, attributes: {href: spanHref(origin.spanId)}}),
+          '.',
+        ]),
+      ]),
+    );
+  } else if (span.error !== undefined) {
+    const where = span.error.location === undefined ? undefined : formatLocation(span.error.location);
     const lines = [
-      element('p', {className: 'error-line', text: errorLine(span.error)}),
+      element('p', {
+        className: 'error-line',
+        // The run's own error is under the run's title already: here its code says which one it is.
+        text: isRunError(span.error, detail)
+          ? `${span.error.code ?? span.error.type ?? 'error'} (the run's error, above)`
+          : errorLine(span.error),
+      }),
+      ...(where === undefined ? [] : [element('p', {className: 'error-where', text: `at ${where}`})]),
       ...(span.error.causes ?? []).map((cause) =>
         element('p', {className: 'cause-line', text: `Caused by: ${errorLine(cause)}`}),
       ),
@@ -42,7 +80,9 @@ export function renderDetails(panel: HTMLElement, span: ViewSpan, detail: RunDet
     if (output !== undefined)
       sections.push(section('Output', [valueBlock(output.preview, output.truncated)]));
   }
-  const attributes = Object.entries(span.attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const attributes = Object.entries(span.attributes)
+    .filter(([name]) => span.error === undefined || !errorAttributes.has(name))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (attributes.length > 0) {
     sections.push(
       section('Attributes', [
@@ -50,7 +90,10 @@ export function renderDetails(panel: HTMLElement, span: ViewSpan, detail: RunDet
           'table',
           {className: 'attributes', attributes: {id: 'attributes'}},
           attributes.map(([name, value]) =>
-            element('tr', {}, [element('th', {text: name}), element('td', {}, [attributeValue(value)])]),
+            element('tr', {}, [
+              element('th', {}, attributeName(name)),
+              element('td', {}, [attributeValue(value)]),
+            ]),
           ),
         ),
       ]),
@@ -96,9 +139,24 @@ function section(title: string, children: HTMLElement[]): HTMLElement {
   return element('section', {}, [element('h3', {text: title}), ...children]);
 }
 
+function isRunError(error: {code?: string; message: string}, detail: RunDetail): boolean {
+  const run = detail.run.error;
+  return run !== undefined && error.code === run.code && error.message === run.message;
+}
+
 function errorLine(error: {code?: string; type?: string; message: string}): string {
   const label = error.code ?? error.type;
-  return label === undefined ? error.message : `${label}: ${error.message}`;
+  if (label === undefined) return error.message;
+  return error.message === '' ? label : `${label}: ${error.message}`;
+}
+
+/** A dotted attribute name that may wrap after each dot (`gen_ai.` `usage.` `input_tokens`), not mid-word. */
+function attributeName(name: string): (Node | string)[] {
+  return name
+    .split('.')
+    .flatMap((part, index, parts) =>
+      index === parts.length - 1 ? [part] : [`${part}.`, document.createElement('wbr')],
+    );
 }
 
 /** A string holding JSON (tool arguments, results) is shown indented; anything else as it was recorded. */

@@ -35,10 +35,36 @@ export function formatDuration(ms: number | undefined): string {
   return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-/** A local date and time to the second. */
+/**
+ * A date and time to the second in one form whatever the browser's locale: `2026-12-03 11:51:16`, local time
+ * (the ISO form without the `T` and the offset).
+ */
 export function formatTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  if (Number.isNaN(date.getTime())) return iso;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+}
+
+/** `file:line:column` of a recorded source location. */
+export function formatLocation(location: {file: string; line?: number; column?: number}): string {
+  return [location.file, location.line, location.column].filter((part) => part !== undefined).join(':');
+}
+
+/** The word people read for a recorded span status: `ok` is `succeeded`, `error` is `failed`. */
+export function describeStatus(status: string): string {
+  return status === 'ok' ? 'succeeded' : status === 'error' ? 'failed' : status;
+}
+
+/** The token usage a span recorded (`gen_ai.usage.*`), as `in 10 · out 5`; '' when it recorded none. */
+export function spanTokens(attributes: Record<string, unknown>): string {
+  const input = attributes['gen_ai.usage.input_tokens'];
+  const output = attributes['gen_ai.usage.output_tokens'];
+  if (typeof input !== 'number' && typeof output !== 'number') return '';
+  return formatTokens({
+    ...(typeof input === 'number' ? {inputTokens: input} : {}),
+    ...(typeof output === 'number' ? {outputTokens: output} : {}),
+  });
 }
 
 export function formatTokens(usage: {inputTokens?: number; outputTokens?: number} | undefined): string {

@@ -1,4 +1,7 @@
-/** The list of recent runs: workflow, status, start, duration, token usage; a text filter and a status filter. */
+/**
+ * The list of recent runs: workflow, status, start, duration, token usage, the failing code; a text filter and a
+ * status filter.
+ */
 import {element, formatDuration, formatTime, formatTokens} from './dom.ts';
 import type {RunList, RunSummary} from './types.ts';
 
@@ -15,7 +18,7 @@ export function renderRunList(main: HTMLElement, list: RunList): void {
   ]);
   const count = element('span', {className: 'dim', attributes: {id: 'run-count'}});
   const body = element('tbody');
-  const columns = ['Workflow', 'Status', 'Started', 'Duration', 'Tokens', 'Run'];
+  const columns = ['Workflow', 'Status', 'Started', 'Duration', 'Tokens', 'Error', 'Run'];
   if (list.scope.all) columns.push('Directory');
   const table = element('table', {className: 'runs', attributes: {id: 'runs'}}, [
     element('thead', {}, [
@@ -72,7 +75,12 @@ function runRow(run: RunSummary, all: boolean): HTMLTableRowElement {
     element('td', {text: formatTime(run.startedAt)}),
     element('td', {className: 'num', text: formatDuration(run.durationMs)}),
     element('td', {className: 'num', text: formatTokens(run.usage)}),
-    element('td', {className: 'mono dim', text: run.runId, title: run.error?.message ?? run.runId}),
+    element('td', {
+      className: 'mono error-code',
+      text: run.error?.code ?? '',
+      title: run.error?.message ?? '',
+    }),
+    element('td', {className: 'mono dim', text: run.runId, title: run.runId}),
   ];
   if (all) cells.push(element('td', {className: 'dim', text: run.invocationDirectory}));
   const row = element('tr', {attributes: {'data-run-id': run.runId, 'data-status': run.status}}, cells);

@@ -16,7 +16,7 @@ export interface RunSummary {
   startedAt: string;
   durationMs?: number;
   invocationDirectory: string;
-  error?: {code: string; message: string};
+  error?: {code: string; message: string; location?: SourceLocation};
   usage: TokenUsage;
 }
 
@@ -25,10 +25,17 @@ export interface RunList {
   runs: RunSummary[];
 }
 
+export interface SourceLocation {
+  file: string;
+  line?: number;
+  column?: number;
+}
+
 export interface RecordedError {
   code?: string;
   type?: string;
   message: string;
+  location?: SourceLocation;
   causes?: {code?: string; type?: string; message: string}[];
 }
 
@@ -38,6 +45,8 @@ export interface ViewSpan {
   depth: number;
   kind: string;
   name: string;
+  /** The name with a tool call's key argument. */
+  label: string;
   workflow: string;
   executionId: string;
   start?: number;
@@ -46,6 +55,8 @@ export interface ViewSpan {
   durationMs?: number;
   attributes: Record<string, unknown>;
   error?: RecordedError;
+  /** A descendant recorded this same error first: its span id. */
+  errorFrom?: string;
   events: {time: number; name: string; attributes?: Record<string, unknown>}[];
   logs: {time: number; level: string; message: string}[];
   descendants: number;

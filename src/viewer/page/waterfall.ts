@@ -4,7 +4,7 @@
  * drawn to the end of the run and says so. Only the rows in view exist in the DOM (fixed row height), so a run
  * with tens of thousands of spans scrolls and renders as fast as a small one. Subtrees fold and unfold.
  */
-import {element, formatDuration} from './dom.ts';
+import {describeStatus, element, formatDuration, spanTokens} from './dom.ts';
 import type {ViewSpan} from './types.ts';
 
 const ROW_HEIGHT = 24;
@@ -15,7 +15,13 @@ export interface Waterfall {
   readonly root: HTMLElement;
   /** Draws the rows in view; call once the root is in the document. */
   render(): void;
-  select(spanId: string): void;
+  /** Selects a span (scrolled into view) and reports it; false when the run has no such span. */
+  select(spanId: string): boolean;
+  /**
+   * Shows only the spans whose label, kind, status or error holds every word of `text` (any case); '' shows all.
+   * Returns how many are shown.
+   */
+  filter(text: string): number;
 }
 
 export function createWaterfall(
@@ -26,6 +32,8 @@ export function createWaterfall(
   const t0 = range.startMs ?? 0;
   const total = Math.max((range.endMs ?? t0) - t0, 1);
   const collapsed = new Set<string>();
+  let words: string[] = [];
+  const searchTexts = new Map<ViewSpan, string>();
   let visible: ViewSpan[] = [];
   let selected: string | undefined;
   let frame = 0;
@@ -36,6 +44,7 @@ export function createWaterfall(
       className: 'axis-label',
       text: `${spans.length} ${spans.length === 1 ? 'span' : 'spans'}`,
     }),
+    element('div', {className: 'axis-tokens', text: 'tokens'}),
     element(
       'div',
       {className: 'axis-track'},
@@ -61,10 +70,19 @@ export function createWaterfall(
 
   const recompute = () => {
     visible = [];
-    for (let index = 0; index < spans.length; index++) {
-      const span = spans[index]!;
-      visible.push(span);
-      if (collapsed.has(span.spanId)) index += span.descendants;
+    if (words.length > 0) {
+      // A search shows the matches alone (folding does not hide them).
+      visible = spans.filter((span) => {
+        const text = searchTexts.get(span) ?? searchText(span);
+        searchTexts.set(span, text);
+        return words.every((word) => text.includes(word));
+      });
+    } else {
+      for (let index = 0; index < spans.length; index++) {
+        const span = spans[index]!;
+        visible.push(span);
+        if (collapsed.has(span.spanId)) index += span.descendants;
+      }
     }
     spacer.style.height = `${visible.length * ROW_HEIGHT}px`;
   };
@@ -107,6 +125,8 @@ export function createWaterfall(
     });
     const marker =
       state === 'ok' ? [] : [element('span', {className: `mark mark-${state}`, text: markText(state)})];
+    const tokens = spanTokens(span.attributes);
+    const kindClass = `kind-${span.kind.replace(/[^a-z]/g, '-')}`;
     const node = element(
       'div',
       {
@@ -125,18 +145,16 @@ export function createWaterfall(
       [
         element('div', {className: 'label', style: {'padding-left': `${span.depth * 16 + 4}px`}}, [
           toggle,
-          element('span', {
-            className: `kind kind-${span.kind.replace(/[^a-z]/g, '-')}`,
-            text: kindText(span.kind),
-          }),
-          element('span', {className: 'name', text: span.name, title: span.name}),
+          element('span', {className: `kind ${kindClass}`, text: kindText(span.kind)}),
+          element('span', {className: 'name', text: span.label, title: span.label}),
           ...marker,
         ]),
+        element('div', {className: 'tokens', text: tokens, title: tokens === '' ? '' : `tokens ${tokens}`}),
         element('div', {className: 'track'}, [
           element('div', {
-            className: 'bar',
+            className: `bar bar-${kindClass}`,
             style: {left: `${left}%`, width: `${width}%`},
-            title: `${span.name}: ${span.end === undefined ? 'no end recorded' : formatDuration(span.durationMs)}`,
+            title: `${span.label}: ${span.end === undefined ? 'no end recorded' : formatDuration(span.durationMs)}`,
           }),
           element('span', {
             className: width >= 12 ? 'duration inside' : 'duration',
@@ -201,12 +219,45 @@ export function createWaterfall(
     render: draw,
     select: (spanId) => {
       const span = spans.find((s) => s.spanId === spanId);
-      if (span === undefined) return;
+      if (span === undefined) return false;
       selected = spanId;
+      let index = visible.indexOf(span);
+      if (index < 0) {
+        // Hidden by a search or a fold: show every span again so the selected one is in the list.
+        words = [];
+        collapsed.clear();
+        recompute();
+        index = visible.indexOf(span);
+      }
+      const top = index * ROW_HEIGHT;
+      if (top < rows.scrollTop || top + ROW_HEIGHT > rows.scrollTop + (rows.clientHeight || 800))
+        rows.scrollTop = Math.max(0, top - ROW_HEIGHT * 3);
       draw();
       onSelect(span);
+      return true;
+    },
+    filter: (text) => {
+      words = text.toLowerCase().split(/\s+/).filter(Boolean);
+      recompute();
+      rows.scrollTop = 0;
+      draw();
+      return visible.length;
     },
   };
+}
+
+/** What a search matches for a span: its label, kind, status word and error. */
+function searchText(span: ViewSpan): string {
+  return [
+    span.label,
+    span.kind,
+    kindText(span.kind),
+    describeStatus(stateOf(span)),
+    span.error?.code ?? '',
+    span.error?.message ?? '',
+  ]
+    .join(' ')
+    .toLowerCase();
 }
 
 /** `ok`, `error`, `cancelled`, `incomplete` (closed by its owner), or `open` (no end recorded). */
@@ -225,6 +276,7 @@ function kindText(kind: string): string {
   const known: Record<string, string> = {
     workflow: 'workflow',
     'agent.execute': 'agent',
+    'agent.start': 'start',
     'agent.model': 'model',
     'agent.tool': 'tool',
     'agent.task': 'task',
