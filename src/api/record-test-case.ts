@@ -2,11 +2,12 @@
  * `stratos runs record <run> --case <name>`: writes `<workflow>/tests/<name>.yaml` from a recorded run's
  * artifacts (src/testing/record-case.ts). It never overwrites a case.
  */
-import {mkdir, readFile, writeFile} from 'node:fs/promises';
+import {lstat, mkdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {stringify} from 'yaml';
 import {StratosError} from '../errors/index.ts';
 import {isNotFound} from '../internal/json-file.ts';
+import {describeFileKind} from '../internal/regular-file.ts';
 import {readRunRecord} from '../telemetry/artifacts/run-store.ts';
 import {recordTestCase} from '../testing/record-case.ts';
 import {CASES_FOLDER} from '../testing/test-case.ts';
@@ -51,10 +52,12 @@ export async function recordCaseFromRun(
   const {testCase, needsValue} = recordTestCase(record, shown.tree);
   const folder = join(record.workflow.directory, CASES_FOLDER);
   const file = join(folder, `${caseName}.yaml`);
-  if (await exists(file)) {
+  const existing = await entryKind(file);
+  if (existing !== undefined) {
+    const what = existing === 'a regular file' ? '' : ` as ${existing}`;
     throw new StratosError(
       'STRATOS_TEST_CASE_EXISTS',
-      `The test case ${file} already exists; pick another --case name or delete the file first.`,
+      `The test case ${file} already exists${what}; pick another --case name or delete the file first.`,
       {details: {file}},
     );
   }
@@ -64,12 +67,15 @@ export async function recordCaseFromRun(
   return {run: shown.run.runId, workflow: record.workflow.name, case: caseName, file, needsValue};
 }
 
-async function exists(file: string): Promise<boolean> {
+/**
+ * What already stands at `file`, or undefined when nothing does. Looked up without opening it: reading a FIFO
+ * placed there would wait forever for a writer.
+ */
+async function entryKind(file: string): Promise<string | undefined> {
   try {
-    await readFile(file);
-    return true;
+    return describeFileKind(await lstat(file));
   } catch (error) {
-    if (isNotFound(error)) return false;
+    if (isNotFound(error)) return undefined;
     throw error;
   }
 }

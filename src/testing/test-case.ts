@@ -3,12 +3,19 @@
  * is an input, what the run must produce (`output`, a partial `match`, or an `error` code) and the scripted
  * answers its agents, decisions and MCP servers get. The format is documented in docs/testing.md.
  */
-import {readdir, readFile} from 'node:fs/promises';
+import {readdir} from 'node:fs/promises';
 import {extname, join} from 'node:path';
-import {parse as parseYaml} from 'yaml';
+import {LineCounter, parseDocument} from 'yaml';
 import {z} from 'zod';
 import {errorCodes, StratosError} from '../errors/index.ts';
 import {isNotFound} from '../internal/json-file.ts';
+import {NotRegularFileError, readRegularFile} from '../internal/regular-file.ts';
+import {
+  type AliasProblem,
+  indexAliases,
+  MAX_YAML_ALIAS_VALUES,
+  MAX_YAML_ALIASES,
+} from '../manifest/yaml-aliases.ts';
 
 export const CASES_FOLDER = 'tests';
 const caseExtensions = new Set(['.yaml', '.yml', '.json']);
@@ -117,14 +124,53 @@ export async function readTestCase(file: string): Promise<CaseFile> {
   const name = file.slice(file.lastIndexOf('/') + 1, -extname(file).length);
   let raw: unknown;
   try {
-    const text = await readFile(file, 'utf8');
-    raw = extname(file) === '.json' ? JSON.parse(text) : parseYaml(text);
+    const text = readRegularFile(file).toString('utf8');
+    raw = extname(file) === '.json' ? JSON.parse(text) : parseCaseYaml(text);
   } catch (error) {
-    return {name, file, ok: false, error: invalid(file, (error as Error).message, error)};
+    const problem =
+      error instanceof NotRegularFileError
+        ? `it is ${error.kind}, not a regular file.`
+        : (error as Error).message;
+    return {name, file, ok: false, error: invalid(file, problem, error)};
   }
   const parsed = testCaseSchema.safeParse(raw ?? {});
   if (!parsed.success) return {name, file, ok: false, error: invalid(file, z.prettifyError(parsed.error))};
   return {name, file, ok: true, testCase: parsed.data};
+}
+
+/**
+ * A case file's YAML as plain data, with the limits workflow.yaml has on aliases (manifest/yaml-aliases.ts): the
+ * library's own conversion is quadratic in the number of aliases.
+ */
+function parseCaseYaml(text: string): unknown {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, {lineCounter, prettyErrors: false});
+  const [error] = doc.errors;
+  if (error !== undefined) {
+    const {line, col} = lineCounter.linePos(error.pos[0]);
+    throw new Error(
+      `it is not valid YAML at line ${line}, column ${col}: ${error.message.replace(/\.?\s*$/, '')}.`,
+    );
+  }
+  const aliases = indexAliases(doc);
+  const [problem] = aliases.problems;
+  if (problem !== undefined) throw new Error(aliasProblem(problem, lineCounter));
+  return aliases.toJS(doc.contents);
+}
+
+function aliasProblem(problem: AliasProblem, lineCounter: LineCounter): string {
+  const {line, col} = lineCounter.linePos(problem.alias.range?.[0] ?? 0);
+  const alias = `the alias '*${problem.alias.source}' at line ${line}, column ${col}`;
+  switch (problem.kind) {
+    case 'unresolved':
+      return `${alias} has no '&${problem.alias.source}' anchor before it.`;
+    case 'recursive':
+      return `${alias} sits inside its own anchored value, so the value would contain itself.`;
+    case 'too-many':
+      return `it uses more than ${MAX_YAML_ALIASES.toLocaleString('en-US')} YAML aliases (${alias} is over the limit).`;
+    case 'too-large':
+      return `its aliases stand for more than ${MAX_YAML_ALIAS_VALUES.toLocaleString('en-US')} values in all once expanded (${alias} passes the limit).`;
+  }
 }
 
 function invalid(file: string, problem: string, cause?: unknown): StratosError {
