@@ -109,10 +109,9 @@ export async function readTestCases(directory: string): Promise<CaseFile[]> {
   const folder = join(directory, CASES_FOLDER);
   let names: string[];
   try {
-    names = (await readdir(folder, {withFileTypes: true}))
-      .filter((entry) => entry.isFile() && caseExtensions.has(extname(entry.name)))
-      .map((entry) => entry.name)
-      .sort();
+    // Every entry named like a case, whatever it is: a FIFO, a directory or a symbolic link is then reported by
+    // readTestCase (it reads regular files only), not silently skipped.
+    names = (await readdir(folder)).filter((name) => caseExtensions.has(extname(name))).sort();
   } catch (error) {
     if (isNotFound(error)) return [];
     throw error;
