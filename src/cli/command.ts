@@ -19,6 +19,12 @@ export interface CommandSpec {
   /** Names of the positional arguments, in order; a trailing `?` marks an optional one. */
   positionals: string[];
   options: Record<string, OptionSpec>;
+  /**
+   * True when the handler passes `context.signal` to its api call, which stops the work it owns (builds, MCP
+   * connections, runs, servers) and then settles. Every other command is answered by `main` itself at the first
+   * SIGINT or SIGTERM (STRATOS_RUN_CANCELLED) without waiting for it: no command ignores the first signal.
+   */
+  handlesSignal?: true;
   /** Loaded only when the command runs, so help and other commands do not pay for it. */
   load(): Promise<CommandHandler>;
 }

@@ -7,7 +7,7 @@ import {requireTarget} from './require-target.ts';
 
 export const runCommand: CommandHandler = async (command, context) => {
   const target = requireTarget(command, 'run');
-  const input = parseInput(...(await readInputText(command.values, context.cwd)));
+  const input = parseInput(...(await readInputText(command.values, context.cwd, context.signal)));
   const result = await runWorkflow(target, input, {
     cwd: context.cwd,
     env: context.env,
@@ -59,6 +59,7 @@ export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 async function readInputText(
   values: Record<string, string | boolean | undefined>,
   cwd: string,
+  signal: AbortSignal,
 ): Promise<[string | undefined, string]> {
   const inline = typeof values.input === 'string' ? values.input : undefined;
   const file = typeof values['input-file'] === 'string' ? values['input-file'] : undefined;
@@ -68,7 +69,7 @@ async function readInputText(
       "Pass the input once: --input '<json>', --input - (stdin) or --input-file <path>, not both --input and --input-file.",
     );
   }
-  if (inline === '-') return [await readStdin(), 'The input read from stdin'];
+  if (inline === '-') return [await readStdin(signal), 'The input read from stdin'];
   if (file === undefined) return [inline, '--input'];
   const path = resolve(cwd, file);
   try {
@@ -86,15 +87,23 @@ async function readInputText(
   }
 }
 
-/** Stdin up to MAX_INPUT_BYTES; the stream is destroyed as soon as more arrives. */
-async function readStdin(): Promise<string> {
+/**
+ * Stdin up to MAX_INPUT_BYTES; the stream is destroyed as soon as more arrives. The first SIGINT or SIGTERM ends
+ * the wait (a terminal that never sends end-of-file).
+ */
+async function readStdin(signal: AbortSignal): Promise<string> {
+  const {addAbortSignal} = await import('node:stream');
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    // Leaving the loop destroys the stream: nothing more is read.
-    if (total > MAX_INPUT_BYTES) throw inputTooLarge('The input read from stdin', {});
-    chunks.push(chunk);
+  try {
+    for await (const chunk of addAbortSignal(signal, process.stdin) as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      // Leaving the loop destroys the stream: nothing more is read.
+      if (total > MAX_INPUT_BYTES) throw inputTooLarge('The input read from stdin', {});
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    throw signal.aborted ? signal.reason : error;
   }
   return Buffer.concat(chunks, total).toString('utf8');
 }

@@ -27,6 +27,7 @@ export const commands: CommandSpec[] = [
     usage: 'stratos describe <workflow> [--json]',
     positionals: ['workflow'],
     options: {json: jsonOption, name: nameOption},
+    handlesSignal: true,
     load: async () => (await import('./describe.ts')).describeCommand,
   },
   {
@@ -35,6 +36,7 @@ export const commands: CommandSpec[] = [
     usage: 'stratos schema <workflow> [--json]',
     positionals: ['workflow'],
     options: {json: jsonOption, name: nameOption},
+    handlesSignal: true,
     load: async () => (await import('./schema.ts')).schemaCommand,
   },
   {
@@ -52,6 +54,7 @@ export const commands: CommandSpec[] = [
       },
       'input-file': {type: 'string', value: 'path', description: 'Read the input object from a JSON file.'},
     },
+    handlesSignal: true,
     load: async () => (await import('./run.ts')).runCommand,
   },
   {
@@ -64,6 +67,7 @@ export const commands: CommandSpec[] = [
       name: nameOption,
       force: {type: 'boolean', description: 'Rebuild even when the build is up to date.'},
     },
+    handlesSignal: true,
     load: async () => (await import('./build.ts')).buildCommand,
   },
   {
@@ -88,6 +92,7 @@ export const commands: CommandSpec[] = [
     usage: 'stratos mcp login --name <server> [--workflow <name>] [--json]',
     positionals: [],
     options: mcpServerOptions,
+    handlesSignal: true,
     load: async () => (await import('./mcp-auth.ts')).mcpLoginCommand,
   },
   {
@@ -129,6 +134,7 @@ export const commands: CommandSpec[] = [
       port: {type: 'string', value: 'n', description: 'Listen on this 127.0.0.1 port; default a free one.'},
       'no-browser': {type: 'boolean', description: 'Print the URL without opening a browser.'},
     },
+    handlesSignal: true,
     load: async () => (await import('./runs-open.ts')).runsOpenCommand,
   },
   // stratos test: saved cases with scripted answers, and turning a run into a case (docs/testing.md)
@@ -138,6 +144,7 @@ export const commands: CommandSpec[] = [
     usage: 'stratos test [<workflow>] [--json]',
     positionals: ['workflow?'],
     options: {json: jsonOption, name: nameOption},
+    handlesSignal: true,
     load: async () => (await import('./test.ts')).testCommand,
   },
   {
