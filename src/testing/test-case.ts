@@ -124,7 +124,12 @@ export async function readTestCase(file: string): Promise<CaseFile> {
   let raw: unknown;
   try {
     const text = readRegularFile(file).toString('utf8');
-    raw = extname(file) === '.json' ? JSON.parse(text) : parseCaseYaml(text);
+    if (extname(file) === '.json') raw = JSON.parse(text);
+    else {
+      const yaml = parseCaseYaml(text);
+      if ('problem' in yaml) return {name, file, ok: false, error: invalid(file, yaml.problem)};
+      raw = yaml.value;
+    }
   } catch (error) {
     const problem =
       error instanceof NotRegularFileError
@@ -141,20 +146,20 @@ export async function readTestCase(file: string): Promise<CaseFile> {
  * A case file's YAML as plain data, with the limits workflow.yaml has on aliases (manifest/yaml-aliases.ts): the
  * library's own conversion is quadratic in the number of aliases.
  */
-function parseCaseYaml(text: string): unknown {
+function parseCaseYaml(text: string): {value: unknown} | {problem: string} {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, {lineCounter, prettyErrors: false});
   const [error] = doc.errors;
   if (error !== undefined) {
     const {line, col} = lineCounter.linePos(error.pos[0]);
-    throw new Error(
-      `it is not valid YAML at line ${line}, column ${col}: ${error.message.replace(/\.?\s*$/, '')}.`,
-    );
+    return {
+      problem: `it is not valid YAML at line ${line}, column ${col}: ${error.message.replace(/\.?\s*$/, '')}.`,
+    };
   }
   const aliases = indexAliases(doc);
   const [problem] = aliases.problems;
-  if (problem !== undefined) throw new Error(aliasProblem(problem, lineCounter));
-  return aliases.toJS(doc.contents);
+  if (problem !== undefined) return {problem: aliasProblem(problem, lineCounter)};
+  return {value: aliases.toJS(doc.contents)};
 }
 
 function aliasProblem(problem: AliasProblem, lineCounter: LineCounter): string {

@@ -172,3 +172,38 @@ test('runs record onto a case name taken by a FIFO is STRATOS_TEST_CASE_EXISTS w
   assert.equal(result.json.error.code, 'STRATOS_TEST_CASE_EXISTS', result.stdout);
   assert.match(result.json.error.message, /already exists as a FIFO \(named pipe\)/);
 });
+
+test('a case file over the YAML alias limits is STRATOS_TEST_CASE_INVALID at the alias, not a long wait', async () => {
+  const many = ['input: {text: &t hi}', 'output: {echo: HI}', 'agents:'];
+  for (let i = 0; i < 1001; i++) many.push(`  - {agent: a, reply: *t}`);
+  // Each level lists the one before ten times: level 5 stands for 100,000 values.
+  const bomb = ['l0: &l0 [x, x, x, x, x, x, x, x, x, x]'];
+  for (let level = 1; level <= 5; level++) {
+    bomb.push(
+      `l${level}: &l${level} [${Array(10)
+        .fill(`*l${level - 1}`)
+        .join(', ')}]`,
+    );
+  }
+  await project.writeWorkflow('aliased', {
+    'workflow.yaml': manifest('aliased'),
+    'workflow.ts': echoWorkflow,
+    'tests/many.yaml': `${many.join('\n')}\n`,
+    'tests/bomb.yaml': `input: {text: hi}\noutput: {echo: HI}\n${bomb.join('\n')}\n`,
+  });
+  const result = await project.cli(['test', 'aliased', '--json']);
+  assert.equal(result.exitCode, 1, result.stdout + result.stderr);
+  const problems = new Map<string, {code: string; message: string}>(
+    result.json.error.details.cases.map((c: {case: string; problems: {code: string; message: string}[]}) => [
+      c.case,
+      c.problems[0],
+    ]),
+  );
+  assert.equal(problems.get('many')?.code, 'STRATOS_TEST_CASE_INVALID');
+  assert.match(
+    problems.get('many')?.message ?? '',
+    /more than 1,000 YAML aliases \(the alias '\*t' at line 1004, column 23/,
+  );
+  assert.equal(problems.get('bomb')?.code, 'STRATOS_TEST_CASE_INVALID');
+  assert.match(problems.get('bomb')?.message ?? '', /stand for more than 10,000 values/);
+});
