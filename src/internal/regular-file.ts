@@ -50,7 +50,7 @@ export interface ReadRegularFileOptions {
  * @throws NotRegularFileError when the path (after symbolic links) is not a regular file.
  * @throws FileTooLargeError when the file holds more than `maxBytes`.
  * @example
- * const text = readRegularFile(path, {maxBytes: 16 * 1024 * 1024}).toString('utf8');
+ * const text = readRegularFile(path, {maxBytes: 1024 * 1024}).toString('utf8');
  */
 export function readRegularFile(path: string, options: ReadRegularFileOptions = {}): Buffer {
   const maxBytes = options.maxBytes ?? Number.MAX_SAFE_INTEGER;

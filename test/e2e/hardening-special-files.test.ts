@@ -207,3 +207,17 @@ test('a case file over the YAML alias limits is STRATOS_TEST_CASE_INVALID at the
   assert.equal(problems.get('bomb')?.code, 'STRATOS_TEST_CASE_INVALID');
   assert.match(problems.get('bomb')?.message ?? '', /stand for more than 10,000 values/);
 });
+
+test('an agent prompt file that is a FIFO is STRATOS_PROMPT_FILE_MISSING saying so, not a build that waits', async () => {
+  const directory = await project.writeWorkflow('prompted', {
+    'workflow.yaml': manifest('prompted', 'agents:\n  writer:\n    systemPrompt: {file: prompts/pipe.md}\n'),
+    'workflow.ts': echoWorkflow,
+  });
+  await mkdir(join(directory, 'prompts'));
+  execFileSync('mkfifo', [join(directory, 'prompts', 'pipe.md')]);
+  const result = await project.cli(['build', 'prompted', '--json']);
+  assert.equal(result.exitCode, 1, result.stdout + result.stderr);
+  const [diagnostic] = result.json.error.details.workflows[0].diagnostics;
+  assert.equal(diagnostic.code, 'STRATOS_PROMPT_FILE_MISSING', result.stdout);
+  assert.match(diagnostic.message, /pipe\.md is a FIFO \(named pipe\), not a regular file/);
+});
