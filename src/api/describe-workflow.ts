@@ -17,13 +17,19 @@ export interface WorkflowDescription extends WorkflowSchemas {
   warnings: Diagnostic[];
 }
 
-/** The manual and schemas of one workflow; builds it first when its build is absent or stale. */
+/**
+ * The manual and schemas of one workflow; builds it first when its build is absent or stale. `signal` cancels
+ * that build (MCP discovery included); the call then fails with the signal's reason.
+ */
 export async function describeWorkflow(
   target: string,
   options: HostOptions & ProgressOptions = {},
 ): Promise<WorkflowDescription> {
   const handle = await findWorkflow(resolveHost(options), target);
-  const prepared = await prepareWorkflow(handle, progressOption(options));
+  const prepared = await prepareWorkflow(handle, progressOption(options)).catch((error: unknown) => {
+    // A build cancelled by SIGINT fails with the cancellation itself, not the diagnostics it caused.
+    throw options.signal?.aborted === true ? options.signal.reason : error;
+  });
   const {manifest} = prepared;
   return {
     name: handle.name,

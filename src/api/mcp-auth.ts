@@ -63,6 +63,9 @@ export async function loginMcpServer(server: string, options: McpAuthOptions = {
     signal: options.signal,
     mode: 'login',
     onNotice: options.onNotice,
+  }).catch((error: unknown) => {
+    // Cancelled by SIGINT: the command ends with the cancellation, not the failure it caused on the way.
+    throw options.signal?.aborted === true ? options.signal.reason : error;
   });
   return {
     server,

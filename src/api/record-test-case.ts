@@ -7,6 +7,7 @@ import {join} from 'node:path';
 import {stringify} from 'yaml';
 import {StratosError} from '../errors/index.ts';
 import {isNotFound} from '../internal/json-file.ts';
+import {describeFileKind} from '../internal/regular-file.ts';
 import {readRunRecord} from '../telemetry/artifacts/run-store.ts';
 import {assertCaseName, caseExtensions} from '../testing/case-name.ts';
 import {recordTestCase} from '../testing/record-case.ts';
@@ -53,9 +54,9 @@ export async function recordCaseFromRun(
     if (kind === undefined) continue;
     throw new StratosError(
       'STRATOS_TEST_CASE_EXISTS',
-      kind === 'link'
+      kind === 'a symbolic link'
         ? `The test case path ${existing} is a symbolic link; Stratos neither follows nor replaces it. Pick another --case name, or remove the link first.`
-        : `The test case ${existing} already exists; pick another --case name or delete the file first.`,
+        : `The test case ${existing} already exists${kind === 'a regular file' ? '' : ` as ${kind}`}; pick another --case name or delete the file first.`,
       {details: {file: existing}},
     );
   }
@@ -82,10 +83,13 @@ export async function recordCaseFromRun(
   return {run: shown.run.runId, workflow: record.workflow.name, case: caseName, file, needsValue};
 }
 
-/** What is at `path` without following a link: a link, something else, or nothing. */
-async function entryKind(path: string): Promise<'link' | 'entry' | undefined> {
+/**
+ * What already stands at `path` without following a link or opening it (reading a FIFO placed there would wait
+ * forever for a writer), or undefined when nothing does.
+ */
+async function entryKind(path: string): Promise<string | undefined> {
   try {
-    return (await lstat(path)).isSymbolicLink() ? 'link' : 'entry';
+    return describeFileKind(await lstat(path));
   } catch (error) {
     if (isNotFound(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
     throw error;

@@ -59,6 +59,8 @@ export async function testWorkflows(
         resolveWorkflowPaths(handle).entrypoint,
       );
     } catch (error) {
+      // A build cancelled by SIGINT ends the command with the cancellation, not with errored cases.
+      if (options.signal?.aborted === true) throw options.signal.reason;
       // A workflow that does not build errors every one of its cases with the build's code.
       for (const file of files) reports.push(erroredCase(handle, file, error));
       continue;
@@ -83,6 +85,7 @@ export async function testWorkflows(
   }
   const limit = (await readSettings(host.home)).agents.maxActive;
   reports.push(...(await runPooled(runs, limit)));
+  if (options.signal?.aborted === true) throw options.signal.reason;
   reports.sort((a, b) =>
     a.workflow === b.workflow ? a.case.localeCompare(b.case) : a.workflow.localeCompare(b.workflow),
   );

@@ -34,6 +34,12 @@ export interface CommandSpec {
   hidden?: boolean;
   /** Receives every argument after its name as a positional, unparsed (the words being completed). */
   passThrough?: boolean;
+  /**
+   * True when the handler passes `context.signal` to its api call, which stops the work it owns (builds, MCP
+   * connections, runs, servers) and then settles. Every other command is answered by `main` itself at the first
+   * SIGINT or SIGTERM (STRATOS_RUN_CANCELLED) without waiting for it: no command ignores the first signal.
+   */
+  handlesSignal?: true;
   /** Loaded only when the command runs, so help and other commands do not pay for it. */
   load(): Promise<CommandHandler>;
 }

@@ -88,7 +88,9 @@ export async function main(argv: readonly string[], cliIo: CliIo): Promise<numbe
       },
     };
     const handler = await found.spec.load();
-    return render(await handler(parsed, context), json, io, paint, noticed);
+    const work = handler(parsed, context);
+    const output = found.spec.handlesSignal === true ? await work : await untilCancelled(work, io.signal);
+    return render(output, json, io, paint, noticed);
   } catch (error) {
     return renderFailure(error, json, io, paint);
   }
@@ -186,6 +188,19 @@ function unknownCommand(lookup: readonly string[]): StratosError {
     `Unknown command '${first}'.${formatSuggestions(suggestions)} Run 'stratos --help' for the list of commands.`,
     {details: {command: first, suggestions}},
   );
+}
+
+/**
+ * The command's output, or its failure with the signal's reason (STRATOS_RUN_CANCELLED) as soon as the first
+ * SIGINT or SIGTERM arrives: for commands whose work owns nothing that must be stopped first (reads, requests).
+ */
+function untilCancelled(work: Promise<CommandOutput>, signal: AbortSignal): Promise<CommandOutput> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<CommandOutput>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, {once: true});
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function render(

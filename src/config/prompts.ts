@@ -10,9 +10,9 @@
  * | `{file: 'prompts/system.md'}` | plain file, sent as written |
  * | `{template: 'prompts/review.hbs', variables}` | Handlebars template file |
  */
-import {readFile} from 'node:fs/promises';
 import {StratosError} from '../errors/index.ts';
 import {resolveConfiguredPath} from '../internal/configured-path.ts';
+import {NotRegularFileError, readRegularFile} from '../internal/regular-file.ts';
 import {isPlainObject} from './precedence.ts';
 
 export type PromptVariables = Record<string, unknown>;
@@ -141,11 +141,15 @@ export async function checkPromptReference(
 async function readPromptFile(path: string, options: ResolvePromptOptions): Promise<string> {
   const absolute = resolveConfiguredPath(path, options.directory);
   try {
-    return await readFile(absolute, 'utf8');
+    return readRegularFile(absolute).toString('utf8');
   } catch (error) {
+    const reason =
+      error instanceof NotRegularFileError
+        ? `is ${error.kind}, not a regular file`
+        : `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
     throw new StratosError(
       'STRATOS_PROMPT_FILE_MISSING',
-      `The ${options.field} file ${absolute} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Prompt files resolve relative to the workflow directory.`,
+      `The ${options.field} file ${absolute} ${reason}. Prompt files resolve relative to the workflow directory.`,
       {cause: error, details: {path: absolute}},
     );
   }

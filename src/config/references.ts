@@ -3,9 +3,9 @@
  * telemetry headers). A value may mix literal text and references: `Bearer {env:GITHUB_TOKEN}`. Errors name the
  * reference and the field, never a resolved value.
  */
-import {readFile, stat} from 'node:fs/promises';
 import {registerCredentialSecret, StratosError} from '../errors/index.ts';
 import {resolveConfiguredPath} from '../internal/configured-path.ts';
+import {NotRegularFileError, readRegularFile} from '../internal/regular-file.ts';
 
 export interface ReferenceOptions {
   /** Relative `{file:...}` paths resolve here: the workflow directory. */
@@ -29,7 +29,7 @@ export function hasReferences(value: string): boolean {
  * Replaces every reference in `value`. A file's content is used without its trailing line break.
  *
  * @throws StratosError `STRATOS_CONFIG_REFERENCE_INVALID`, `STRATOS_CONFIG_ENV_MISSING`,
- *   `STRATOS_CONFIG_FILE_MISSING`, `STRATOS_CONFIG_FILE_PERMISSIONS`.
+ *   `STRATOS_CONFIG_FILE_MISSING`, `STRATOS_CONFIG_FILE_NOT_REGULAR`, `STRATOS_CONFIG_FILE_PERMISSIONS`.
  * @example
  * await resolveReferences('Bearer {env:GITHUB_TOKEN}', {directory, field: "header 'Authorization'"});
  */
@@ -95,24 +95,32 @@ async function readSecretFile(target: string, options: ReferenceOptions): Promis
     );
   }
   const path = resolveReferencePath(target, options.directory);
-  let mode: number;
   let text: string;
   try {
-    mode = (await stat(path)).mode;
-    text = await readFile(path, 'utf8');
+    text = readRegularFile(path, {
+      // Secret files are owner-only; POSIX modes only (Windows has no group/other bits to check).
+      check: ({mode}) => {
+        if (process.platform === 'win32' || (mode & 0o077) === 0) return;
+        throw new StratosError(
+          'STRATOS_CONFIG_FILE_PERMISSIONS',
+          `The secret file ${path}, referenced as ${reference} in ${options.field}, is accessible to group or others (mode ${(mode & 0o777).toString(8)}). Run 'chmod 600 ${path}'.`,
+          {details: {reference, path}},
+        );
+      },
+    }).toString('utf8');
   } catch (error) {
+    if (error instanceof StratosError) throw error;
+    if (error instanceof NotRegularFileError) {
+      throw new StratosError(
+        'STRATOS_CONFIG_FILE_NOT_REGULAR',
+        `The path ${path}, referenced as ${reference} in ${options.field}, is ${error.kind}, not a regular file. Point the reference at a file holding the value, with owner-only permissions (chmod 600).`,
+        {cause: error, details: {reference, path, kind: error.kind}},
+      );
+    }
     throw new StratosError(
       'STRATOS_CONFIG_FILE_MISSING',
       `The file ${path}, referenced as ${reference} in ${options.field}, cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Create it with owner-only permissions (chmod 600).`,
       {cause: error, details: {reference, path}},
-    );
-  }
-  // Secret files are owner-only; POSIX modes only (Windows has no group/other bits to check).
-  if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-    throw new StratosError(
-      'STRATOS_CONFIG_FILE_PERMISSIONS',
-      `The secret file ${path}, referenced as ${reference} in ${options.field}, is accessible to group or others (mode ${(mode & 0o777).toString(8)}). Run 'chmod 600 ${path}'.`,
-      {details: {reference, path}},
     );
   }
   return text.replace(/\r?\n$/, '');

@@ -1,8 +1,9 @@
 /** Finds workflow folders in the discovery roots. Reads manifests only: never builds, installs or connects. */
-import {type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync} from 'node:fs';
+import {type Dirent, lstatSync, readdirSync, realpathSync, statSync} from 'node:fs';
 import {basename, join, resolve} from 'node:path';
 import type {Diagnostic} from '../errors/index.ts';
 import {sha256Hex} from '../internal/hash.ts';
+import {readRegularFile} from '../internal/regular-file.ts';
 import type {ManifestParseResult} from '../manifest/index.ts';
 import {MAX_MANIFEST_BYTES, manifestTooLarge} from '../manifest/manifest-limits.ts';
 import {readCachedManifest} from './manifest-cache.ts';
@@ -166,7 +167,7 @@ function fileSize(file: string): number | undefined {
 /** A file's bytes, or undefined when it cannot be read (readManifest then words why). */
 function readBytes(file: string): Uint8Array | undefined {
   try {
-    return readFileSync(file);
+    return readRegularFile(file, {maxBytes: MAX_MANIFEST_BYTES});
   } catch {
     return undefined;
   }

@@ -11,6 +11,8 @@ export const errorCodes = {
   STRATOS_MANIFEST_UNREADABLE: 'workflow.yaml could not be read.',
   STRATOS_MANIFEST_TOO_LARGE: 'workflow.yaml is over the 1 MiB size limit or the 10,000 line limit.',
   STRATOS_MANIFEST_TOO_DEEP: 'workflow.yaml nests mappings and lists more than 64 levels deep.',
+  STRATOS_MANIFEST_ALIAS_LIMIT:
+    'workflow.yaml uses more than 1,000 YAML aliases, or its aliases stand for more than 10,000 values in all.',
   STRATOS_MANIFEST_PROBLEMS_TRUNCATED:
     'workflow.yaml has more than 100 problems; the rest are counted, not listed.',
   STRATOS_MANIFEST_YAML_INVALID: 'workflow.yaml is not valid YAML.',
@@ -80,6 +82,7 @@ export const errorCodes = {
   // invocation
   STRATOS_INPUT_JSON_INVALID: 'The --input text is not a JSON object.',
   STRATOS_INPUT_FILE_UNREADABLE: 'The file named by --input-file cannot be read.',
+  STRATOS_INPUT_TOO_LARGE: 'The input read from stdin (--input -) or --input-file is over the 64 MiB limit.',
   STRATOS_INPUT_INVALID: 'The input does not match the workflow input schema.',
   STRATOS_OUTPUT_INVALID: 'The value run returned does not match the output schema.',
   STRATOS_RUN_FAILED: 'The workflow run function threw.',
@@ -123,6 +126,8 @@ export const errorCodes = {
   STRATOS_CONFIG_FILE_MISSING: 'A file named by a {file:path} reference cannot be read.',
   STRATOS_CONFIG_FILE_PERMISSIONS:
     'A secret file named by a {file:path} reference is accessible to group or others.',
+  STRATOS_CONFIG_FILE_NOT_REGULAR:
+    'A {file:path} reference names a directory, FIFO, device or socket instead of a regular file.',
 
   // configuration and settings
   STRATOS_SETTINGS_INVALID: '~/.stratos/settings.json is malformed.',

@@ -6,6 +6,7 @@
 import type {Document} from 'yaml';
 import {isAlias, isCollection, isMap, isScalar, isSeq, type LineCounter, type Node} from 'yaml';
 import type {SourceLocation} from '../errors/index.ts';
+import type {AliasIndex} from './yaml-aliases.ts';
 
 /** A path into the manifest, such as `['mcp', 'servers', 'github', 'url']` or `['telemetry', 'exporters', 0]`. */
 export type ManifestPath = readonly (string | number)[];
@@ -66,11 +67,9 @@ export function createManifestLocator(
   doc: Document,
   lineCounter: LineCounter,
   file: string,
+  aliases: Pick<AliasIndex, 'resolve'>,
 ): ManifestLocator {
-  const resolve = (node: unknown): Node | undefined => {
-    if (isAlias(node)) return node.resolve(doc);
-    return isScalar(node) || isCollection(node) ? node : undefined;
-  };
+  const resolve = aliases.resolve;
   const at = (node: unknown): SourceLocation | undefined =>
     isAlias(node) || isScalar(node) || isCollection(node) ? nodeLocation(file, lineCounter, node) : undefined;
 

@@ -12,6 +12,7 @@ import {capManifestDiagnostics, checkManifestDepth, checkManifestSize} from './m
 import type {WorkflowManifest} from './types.ts';
 import {validateManifestFields} from './validate-fields.ts';
 import {createValidationContext, quote} from './validation-context.ts';
+import {type AliasProblem, indexAliases, MAX_YAML_ALIAS_VALUES, MAX_YAML_ALIASES} from './yaml-aliases.ts';
 
 /** The outcome of parsing one workflow.yaml. */
 export interface ManifestParseResult {
@@ -49,7 +50,9 @@ export function parseManifest(text: string, file: string): ManifestParseResult {
   const lineCounter = new LineCounter();
   // Duplicate keys are found below in one pass: the library's own check compares every pair of a mapping.
   const doc = parseDocument(text, {lineCounter, prettyErrors: false, strict: true, uniqueKeys: false});
-  const locate = createManifestLocator(doc, lineCounter, file);
+  // Aliases are followed only through this index: the library's own lookup walks the document for each alias.
+  const aliases = indexAliases(doc);
+  const locate = createManifestLocator(doc, lineCounter, file, aliases);
 
   const yamlProblems = [...doc.errors, ...doc.warnings].map((error) =>
     yamlDiagnostic(error, text, file, lineCounter),
@@ -75,18 +78,7 @@ export function parseManifest(text: string, file: string): ManifestParseResult {
       }
     },
   });
-  // An alias without its anchor is not an error to the library until the value is converted, so look for them here.
-  visit(doc, {
-    Alias(_, alias) {
-      if (alias.resolve(doc) !== undefined) return;
-      yamlProblems.push({
-        code: 'STRATOS_MANIFEST_YAML_INVALID',
-        severity: 'error',
-        message: `workflow.yaml uses the alias '*${alias.source}', but no '&${alias.source}' anchor comes before it. Define the anchor first or write the value out.`,
-        location: nodeLocation(file, lineCounter, alias) ?? {file, line: 1, column: 1},
-      });
-    },
-  });
+  for (const problem of aliases.problems) yamlProblems.push(aliasDiagnostic(problem, file, lineCounter));
   if (yamlProblems.length > 0) {
     return {
       manifest: undefined,
@@ -110,7 +102,7 @@ export function parseManifest(text: string, file: string): ManifestParseResult {
     return {manifest: undefined, diagnostics: [diagnostic], locate};
   }
 
-  const ctx = createValidationContext({file, text, doc, lineCounter, locate});
+  const ctx = createValidationContext({file, text, lineCounter, locate, aliases});
   const manifest = validateManifestFields(ctx, doc.contents);
   const diagnostics = capManifestDiagnostics(sortBySource(ctx.diagnostics), file);
   return {
@@ -118,6 +110,42 @@ export function parseManifest(text: string, file: string): ManifestParseResult {
     diagnostics,
     locate,
   };
+}
+
+function aliasDiagnostic(problem: AliasProblem, file: string, lineCounter: LineCounter): Diagnostic {
+  const location = nodeLocation(file, lineCounter, problem.alias) ?? {file, line: 1, column: 1};
+  const at = `(line ${location.line}, column ${location.column})`;
+  const alias = `'*${problem.alias.source}'`;
+  switch (problem.kind) {
+    case 'unresolved':
+      return {
+        code: 'STRATOS_MANIFEST_YAML_INVALID',
+        severity: 'error',
+        message: `workflow.yaml uses the alias ${alias}, but no '&${problem.alias.source}' anchor comes before it. Define the anchor first or write the value out.`,
+        location,
+      };
+    case 'recursive':
+      return {
+        code: 'STRATOS_MANIFEST_YAML_INVALID',
+        severity: 'error',
+        message: `workflow.yaml uses the alias ${alias} inside the value anchored as '&${problem.alias.source}' ${at}, so the value would contain itself. Write the value out instead.`,
+        location,
+      };
+    case 'too-many':
+      return {
+        code: 'STRATOS_MANIFEST_ALIAS_LIMIT',
+        severity: 'error',
+        message: `workflow.yaml uses more than ${MAX_YAML_ALIASES.toLocaleString('en-US')} YAML aliases; the one over the limit is ${alias} ${at}. Write the values out or share fewer of them.`,
+        location,
+      };
+    case 'too-large':
+      return {
+        code: 'STRATOS_MANIFEST_ALIAS_LIMIT',
+        severity: 'error',
+        message: `workflow.yaml's aliases stand for more than ${MAX_YAML_ALIAS_VALUES.toLocaleString('en-US')} values in all once expanded; the limit is passed at ${alias} ${at}. Nest fewer aliases inside anchored values.`,
+        location,
+      };
+  }
 }
 
 function yamlDiagnostic(error: YAMLError, text: string, file: string, lineCounter: LineCounter): Diagnostic {

@@ -1,6 +1,7 @@
 /** Reads `<workflowDir>/workflow.yaml` from disk and parses it; a file that cannot be read is a diagnostic. */
-import {readFile, stat} from 'node:fs/promises';
+import {statSync} from 'node:fs';
 import {join} from 'node:path';
+import {FileTooLargeError, NotRegularFileError, readRegularFile} from '../internal/regular-file.ts';
 import {MAX_MANIFEST_BYTES, manifestTooLarge} from './manifest-limits.ts';
 import {type ManifestParseResult, parseManifest} from './parse-manifest.ts';
 
@@ -18,20 +19,20 @@ export async function readManifest(workflowDir: string): Promise<ManifestParseRe
   const file = join(workflowDir, manifestFileName);
   let bytes: Uint8Array;
   try {
-    // Over the size cap: rejected without reading it (a 10 MB file of blank lines costs nothing).
-    const size = (await stat(file)).size;
-    if (size > MAX_MANIFEST_BYTES) {
-      const diagnostic = manifestTooLarge(file, size);
+    // Over the size cap: rejected without reading it (a 10 MB file of blank lines costs nothing). A FIFO or a
+    // device is refused without reading it too.
+    bytes = readRegularFile(file, {maxBytes: MAX_MANIFEST_BYTES});
+  } catch (error) {
+    if (error instanceof FileTooLargeError) {
+      const diagnostic = manifestTooLarge(file, statSync(file).size);
       return {manifest: undefined, diagnostics: [diagnostic], locate: () => ({file, line: 1, column: 1})};
     }
-    bytes = await readFile(file);
-  } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
       code === 'ENOENT'
         ? `there is no ${manifestFileName} in ${workflowDir}. Create one with name, shortDescription, longDescription and version.`
-        : code === 'EISDIR'
-          ? `${file} is a directory. Replace it with the manifest file.`
+        : error instanceof NotRegularFileError
+          ? `${file} is ${error.kind}, not a regular file. Replace it with the manifest file.`
           : `${(error as Error).message}. Check that the file exists and is readable.`;
     return unreadable(file, `workflow.yaml could not be read: ${reason}`);
   }

@@ -1,14 +1,5 @@
 /** The shared state of one manifest validation: the document, where its nodes are, and the findings so far. */
-import {
-  type Document,
-  isAlias,
-  isCollection,
-  isMap,
-  isScalar,
-  isSeq,
-  type LineCounter,
-  type Node,
-} from 'yaml';
+import {isMap, isScalar, isSeq, type LineCounter, type Node} from 'yaml';
 import type {Diagnostic, ErrorCode, SourceLocation} from '../errors/index.ts';
 import {
   formatPath,
@@ -17,9 +8,7 @@ import {
   nodeLocation,
   prefersKeyLocation,
 } from './locate.ts';
-
-// Far above any real manifest, low enough that an alias bomb ("billion laughs") fails fast instead of expanding.
-const maxAliasCount = 1000;
+import type {AliasIndex} from './yaml-aliases.ts';
 
 /** One field of a mapping (or one item of a list) as written in workflow.yaml. */
 export interface ManifestEntry {
@@ -44,7 +33,7 @@ export interface ValidationContext {
   resolve(node: unknown): Node | null;
   /** Records an error (or a warning) about an entry, located at its value or at its key. */
   report(code: ErrorCode, message: string, entry: ManifestEntry, options?: ReportOptions): void;
-  /** The plain JavaScript value of a node; throws when aliases expand too far. */
+  /** The plain JavaScript value of a node, aliases followed (their limits are checked before validation). */
   toJS(node: Node | null): unknown;
   /** How many error-severity diagnostics there are so far; validators compare it to know if a part was valid. */
   errorCount(): number;
@@ -64,11 +53,11 @@ export interface ReportOptions {
 export function createValidationContext(options: {
   file: string;
   text: string;
-  doc: Document;
   lineCounter: LineCounter;
   locate: ManifestLocator;
+  aliases: AliasIndex;
 }): ValidationContext {
-  const {file, text, doc, lineCounter, locate} = options;
+  const {file, text, lineCounter, locate, aliases} = options;
   const diagnostics: Diagnostic[] = [];
   // Kept as a count: validators ask after each part, and counting the list each time is quadratic.
   let errors = 0;
@@ -87,8 +76,7 @@ export function createValidationContext(options: {
     diagnostics,
     locate,
     resolve(node) {
-      if (isAlias(node)) return node.resolve(doc) ?? null;
-      return isScalar(node) || isCollection(node) ? node : null;
+      return aliases.resolve(node) ?? null;
     },
     report(code, message, entry, reportOptions = {}) {
       const severity = reportOptions.severity ?? 'error';
@@ -102,7 +90,7 @@ export function createValidationContext(options: {
       });
     },
     toJS(node) {
-      return node === null ? null : node.toJS(doc, {maxAliasCount});
+      return node === null ? null : aliases.toJS(node);
     },
     errorCount() {
       return errors;

@@ -3,14 +3,21 @@
  * is an input, what the run must produce (`output`, a partial `match`, or an `error` code) and the scripted
  * answers its agents, decisions and MCP servers get. The format is documented in docs/testing.md.
  */
-import {readdir, readFile} from 'node:fs/promises';
+import {readdir} from 'node:fs/promises';
 import {extname, join} from 'node:path';
-import {parse as parseYaml} from 'yaml';
+import {LineCounter, parseDocument} from 'yaml';
 import {z} from 'zod';
 import {findJsonValueProblem, MAX_VALUE_DEPTH} from '../contract/index.ts';
 import {errorCodes, StratosError} from '../errors/index.ts';
 import {isNotFound} from '../internal/json-file.ts';
+import {NotRegularFileError, readRegularFile} from '../internal/regular-file.ts';
 import {findYamlDepthProblem} from '../manifest/index.ts';
+import {
+  type AliasProblem,
+  indexAliases,
+  MAX_YAML_ALIAS_VALUES,
+  MAX_YAML_ALIASES,
+} from '../manifest/yaml-aliases.ts';
 import {caseExtensions} from './case-name.ts';
 import {type CasePaths, casePathsOf, expandPathPlaceholders} from './case-paths.ts';
 import {NEEDS_VALUE} from './record-case.ts';
@@ -127,10 +134,9 @@ export async function readTestCases(directory: string, invocationDirectory: stri
   const folder = join(directory, CASES_FOLDER);
   let names: string[];
   try {
-    names = (await readdir(folder, {withFileTypes: true}))
-      .filter((entry) => entry.isFile() && caseFileExtensions.has(extname(entry.name)))
-      .map((entry) => entry.name)
-      .sort();
+    // Every entry named like a case, whatever it is: a FIFO, a directory or a symbolic link is then reported by
+    // readTestCase (it reads regular files only), not silently skipped.
+    names = (await readdir(folder)).filter((name) => caseFileExtensions.has(extname(name))).sort();
   } catch (error) {
     if (isNotFound(error)) return [];
     throw error;
@@ -143,7 +149,7 @@ export async function readTestCase(file: string, paths: CasePaths): Promise<Case
   const name = file.slice(file.lastIndexOf('/') + 1, -extname(file).length);
   let raw: unknown;
   try {
-    const text = await readFile(file, 'utf8');
+    const text = readRegularFile(file).toString('utf8');
     if (extname(file) === '.json') raw = JSON.parse(text);
     else {
       // The YAML parser recurses: a hostile nesting is refused on the text before it can overflow the stack.
@@ -152,10 +158,16 @@ export async function readTestCase(file: string, paths: CasePaths): Promise<Case
         const where = `line ${deep.line}, column ${deep.column}`;
         return {name, file, ok: false, error: invalid(file, tooDeep(where))};
       }
-      raw = parseYaml(text);
+      const yaml = parseCaseYaml(text);
+      if ('problem' in yaml) return {name, file, ok: false, error: invalid(file, yaml.problem)};
+      raw = yaml.value;
     }
   } catch (error) {
-    return {name, file, ok: false, error: invalid(file, (error as Error).message, error)};
+    const problem =
+      error instanceof NotRegularFileError
+        ? `it is ${error.kind}, not a regular file.`
+        : (error as Error).message;
+    return {name, file, ok: false, error: invalid(file, problem, error)};
   }
   // The same check as workflow input and output (depth, cycles through YAML aliases), before any recursion.
   const problem = findJsonValueProblem(raw, MAX_CASE_DEPTH);
@@ -199,6 +211,41 @@ function findPlaceholderPaths(value: unknown, path = ''): string[] {
 
 function tooDeep(where: string): string {
   return `it nests mappings and lists more than ${MAX_CASE_DEPTH} levels deep at ${where}; a value in a case keeps to ${MAX_VALUE_DEPTH} levels, like workflow input and output. Flatten it.`;
+}
+
+/**
+ * A case file's YAML as plain data, with the limits workflow.yaml has on aliases (manifest/yaml-aliases.ts): the
+ * library's own conversion is quadratic in the number of aliases.
+ */
+function parseCaseYaml(text: string): {value: unknown} | {problem: string} {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, {lineCounter, prettyErrors: false});
+  const [error] = doc.errors;
+  if (error !== undefined) {
+    const {line, col} = lineCounter.linePos(error.pos[0]);
+    return {
+      problem: `it is not valid YAML at line ${line}, column ${col}: ${error.message.replace(/\.?\s*$/, '')}.`,
+    };
+  }
+  const aliases = indexAliases(doc);
+  const [problem] = aliases.problems;
+  if (problem !== undefined) return {problem: aliasProblem(problem, lineCounter)};
+  return {value: aliases.toJS(doc.contents)};
+}
+
+function aliasProblem(problem: AliasProblem, lineCounter: LineCounter): string {
+  const {line, col} = lineCounter.linePos(problem.alias.range?.[0] ?? 0);
+  const alias = `the alias '*${problem.alias.source}' at line ${line}, column ${col}`;
+  switch (problem.kind) {
+    case 'unresolved':
+      return `${alias} has no '&${problem.alias.source}' anchor before it.`;
+    case 'recursive':
+      return `${alias} sits inside its own anchored value, so the value would contain itself.`;
+    case 'too-many':
+      return `it uses more than ${MAX_YAML_ALIASES.toLocaleString('en-US')} YAML aliases (${alias} is over the limit).`;
+    case 'too-large':
+      return `its aliases stand for more than ${MAX_YAML_ALIAS_VALUES.toLocaleString('en-US')} values in all once expanded (${alias} passes the limit).`;
+  }
 }
 
 function invalid(file: string, problem: string, cause?: unknown): StratosError {

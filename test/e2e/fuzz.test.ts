@@ -1,10 +1,14 @@
-// The hardening probes as a fuzz test (issue 20): manifests and inputs generated from a fixed seed, so every run
+// The hardening probes as a fuzz test: manifests and inputs generated from a fixed seed, so every run
 // checks the same cases and a failure is reproducible. Each case must end in a coded diagnostic or error — never a
 // throw, STRATOS_INTERNAL, a stack trace or more than one envelope. In-process for the many cheap manifest cases,
-// through the real CLI for a sample of manifests (one `list`) and for every generated input (`run`).
+// through the real CLI for a sample of manifests (one `list`) and for every generated input (`run`). Two more
+// classes: YAML aliases (anchors, merge keys and alias bombs of many shapes, bounded by the alias limits) and
+// special files (FIFOs, folders, devices and broken links where Stratos reads a user-named file).
 import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
+import {mkdirSync, symlinkSync} from 'node:fs';
 import {mkdir, readFile, symlink, writeFile} from 'node:fs/promises';
-import {dirname, join} from 'node:path';
+import {dirname, join, relative} from 'node:path';
 import {after, before, test} from 'node:test';
 import {z} from 'zod';
 import {workflow} from '../../src/contract/index.ts';
@@ -654,3 +658,230 @@ interface BuiltList {
     diagnostics: {code: string; severity: string; location?: {file: string}}[];
   }[];
 }
+
+const ALIAS_CASES = 120;
+
+/**
+ * One manifest whose agents section (free-form settings, so any shape is accepted there) is built from anchors and
+ * aliases: fan-out bombs of random width and depth, long chains, many aliases of one value, merge keys, aliases
+ * as keys, redefined anchors, an alias inside its own anchor, an alias without an anchor. `expansion` is what the
+ * fan-out stands for when expanded, `aliases` how many aliases are written.
+ */
+function generateAliasManifest(index: number): {text: string; expansion: number; aliases: number} {
+  seedCase(3, index);
+  const lines: string[] = [];
+  let expansion = 0;
+  let aliases = 0;
+  switch (int(8)) {
+    case 0: {
+      const width = 2 + int(11);
+      const depth = 1 + int(8);
+      lines.push(`  l0: &l0 {v: [${Array(width).fill('x').join(', ')}]}`);
+      for (let level = 1; level <= depth; level++) {
+        const refs = Array(width)
+          .fill(`*l${level - 1}`)
+          .join(', ');
+        lines.push(
+          pick([`  l${level}: &l${level} {v: [${refs}]}`, `  l${level}: &l${level}\n    v: [${refs}]`]),
+        );
+      }
+      expansion = width ** (depth + 1);
+      aliases = width * depth;
+      break;
+    }
+    case 1: {
+      const length = 1 + int(1500);
+      lines.push('  c0: &c0 {v: 1}');
+      for (let k = 1; k <= length; k++) lines.push(`  c${k}: &c${k} {v: *c${k - 1}}`);
+      aliases = length;
+      expansion = length * length;
+      break;
+    }
+    case 2: {
+      const copies = 1 + int(1500);
+      lines.push('  base: &base {harness: claude-code, model: m}');
+      for (let k = 0; k < copies; k++) lines.push(`  copy${k}: *base`);
+      aliases = copies;
+      expansion = copies * 5;
+      break;
+    }
+    case 3:
+      lines.push('  base: &base {harness: claude-code}', '  merged: {<<: *base, effort: high}');
+      lines.push(`  twice: {<<: [*base, *base], ${pick(['x: 1', '<<: *base'])}}`);
+      aliases = 3 + int(2);
+      break;
+    case 4:
+      lines.push('  keyed: {? &k name : 1, other: {*k : 2}}');
+      aliases = 1;
+      break;
+    case 5:
+      lines.push(
+        '  a: &same {v: 1}',
+        '  b: &same {v: 2}',
+        '  c: *same',
+        `  d: ${pick(['*same', '[*same, *same]'])}`,
+      );
+      aliases = 3;
+      break;
+    case 6:
+      lines.push(
+        pick(['  self: &self {v: *self}', '  outer: &o\n    inner: {v: [*o]}', '  l: &l [x, [*l]]']),
+      );
+      aliases = 1;
+      break;
+    default:
+      lines.push(`  orphan: ${pick(['*nowhere', '{v: *later}', '[*a, *b]'])}`, '  later: &later {v: 1}');
+      aliases = 2;
+      break;
+  }
+  const text = `${manifest(`alias-${index}`)}agents:\n${lines.join('\n')}\n`;
+  return {text, expansion, aliases};
+}
+
+test('YAML aliases: generated anchors, aliases, merge keys and bombs are accepted or get one coded, located error', {
+  timeout: 120_000,
+}, async () => {
+  for (let i = 0; i < ALIAS_CASES; i++) {
+    const {text, expansion, aliases} = generateAliasManifest(i);
+    let result: ReturnType<typeof parseManifest>;
+    try {
+      result = parseManifest(text, `/fuzz/alias-${i}/workflow.yaml`);
+    } catch (error) {
+      assert.fail(`alias case ${i} threw ${(error as Error).message}:\n${text.slice(0, 500)}`);
+    }
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    assert.equal(
+      result.manifest === undefined,
+      errors.length > 0,
+      `alias case ${i}: a manifest exactly when no error`,
+    );
+    for (const diagnostic of result.diagnostics) {
+      assert.ok(knownCodes.has(diagnostic.code), `alias case ${i}: unknown code ${diagnostic.code}`);
+      assert.ok(
+        (diagnostic.location?.line ?? 0) >= 1 && (diagnostic.location?.column ?? 0) >= 1,
+        `alias case ${i}`,
+      );
+    }
+    const limit = errors.filter((d) => d.code === 'STRATOS_MANIFEST_ALIAS_LIMIT');
+    if (aliases > 1000 || expansion > 100_000) {
+      assert.equal(
+        limit.length,
+        1,
+        `alias case ${i}: over the limits:\n${JSON.stringify(result.diagnostics)}`,
+      );
+      assert.equal(errors.length, 1, `alias case ${i}: the limit is the only error`);
+    }
+    if (limit.length > 0)
+      assert.match(limit[0]?.message ?? '', /\(line \d+, column \d+\)/, `alias case ${i}`);
+  }
+  // A sample through the real CLI: one `list`, one envelope, every workflow listed with coded findings.
+  const aliasProject = await createTempProject('stratos-fuzz-aliases-');
+  try {
+    for (let i = 0; i < 12; i++) {
+      await aliasProject.writeWorkflow(`alias-${i}`, {'workflow.yaml': generateAliasManifest(i).text});
+    }
+    const result = await aliasProject.cli(['list', '--json']);
+    assertOneCodedEnvelope(result, 'list of alias cases');
+    const listed = (result.json as {data: {workflows: {diagnostics: {code: string}[]}[]}}).data.workflows;
+    assert.equal(listed.length, 12);
+    for (const entry of listed) for (const d of entry.diagnostics) assert.ok(knownCodes.has(d.code));
+  } finally {
+    await aliasProject.remove();
+  }
+});
+
+/** The special files every user-named path is probed with; `make` creates one at `path` (absolute). */
+const specialFiles = [
+  {kind: 'a FIFO', make: (path: string) => execFileSync('mkfifo', [path]), missing: false},
+  {kind: 'a directory', make: (path: string) => mkdirSync(path), missing: false},
+  {kind: '/dev/zero', make: (path: string) => symlinkSync('/dev/zero', path), missing: false},
+  {kind: '/dev/null', make: (path: string) => symlinkSync('/dev/null', path), missing: false},
+  {kind: 'a dangling link', make: (path: string) => symlinkSync(`${path}.nowhere`, path), missing: true},
+  {
+    kind: 'a link loop',
+    make: (path: string) => {
+      symlinkSync(`${path}.loop`, path);
+      symlinkSync(path, `${path}.loop`);
+    },
+    missing: true,
+  },
+] as const;
+
+test('special files: a {file:} reference, --input-file or case file that is not a regular file gets one coded error, never a hang', {
+  timeout: 180_000,
+}, async () => {
+  const special = await createTempProject('stratos-fuzz-special-');
+  try {
+    const cases = await special.writeWorkflow('cased', {
+      'workflow.yaml': manifest('cased'),
+      'workflow.ts': echoWorkflow,
+    });
+    mkdirSync(join(cases, 'tests'));
+    for (const [index, file] of specialFiles.entries()) {
+      seedCase(4, index);
+      const path = join(special.cwd, `special-${index}`);
+      file.make(path);
+      // The reference is written absolute or relative to the workflow folder, picked by the seed.
+      const directory = join(special.projectRoot, `ref-${index}`);
+      const reference = pick([path, relative(directory, path)]);
+      await special.writeWorkflow(`ref-${index}`, {
+        'workflow.yaml': manifest(
+          `ref-${index}`,
+          `mcp:\n  servers:\n    tools:\n      type: stdio\n      command: ${JSON.stringify(process.execPath)}\n      env:\n        SECRET: ${JSON.stringify(`{file:${reference}}`)}\n`,
+        ),
+      });
+      file.make(
+        join(cases, 'tests', `${pick(['case', 'probe', 'x'])}-${index}.${pick(['yaml', 'yml', 'json'])}`),
+      );
+
+      const input = await special.cli([
+        'run',
+        'cased',
+        '--input-file',
+        pick([path, relative(special.cwd, path)]),
+        '--json',
+      ]);
+      assertOneCodedEnvelope(input, `--input-file ${file.kind}`);
+      assert.equal(
+        (input.json as {error: {code: string}}).error.code,
+        'STRATOS_INPUT_FILE_UNREADABLE',
+        file.kind,
+      );
+    }
+
+    const built = await special.cli(['build', '--json']);
+    assertOneCodedEnvelope(built, 'build of {file:} references');
+    const workflows = (
+      built.json as {
+        error: {details: {workflows: {name: string; diagnostics: {code: string; severity: string}[]}[]}};
+      }
+    ).error.details.workflows;
+    for (const [index, file] of specialFiles.entries()) {
+      const errors = workflows
+        .find((w) => w.name === `ref-${index}`)
+        ?.diagnostics.filter((d) => d.severity === 'error');
+      assert.deepEqual(
+        errors?.map((d) => d.code),
+        [file.missing ? 'STRATOS_CONFIG_FILE_MISSING' : 'STRATOS_CONFIG_FILE_NOT_REGULAR'],
+        `{file:} ${file.kind}`,
+      );
+    }
+
+    const tested = await special.cli(['test', 'cased', '--json']);
+    assertOneCodedEnvelope(tested, 'test with special case files');
+    const reports = (
+      tested.json as {error: {details: {cases: {status: string; problems: {code: string}[]}[]}}}
+    ).error.details.cases;
+    // Each special file is one errored case (a link loop's second link is a case name too).
+    assert.ok(reports.length >= specialFiles.length, JSON.stringify(reports));
+    for (const report of reports) {
+      assert.equal(report.status, 'errored', JSON.stringify(report));
+      assert.deepEqual(
+        report.problems.map((p) => p.code),
+        ['STRATOS_TEST_CASE_INVALID'],
+      );
+    }
+  } finally {
+    await special.remove();
+  }
+});

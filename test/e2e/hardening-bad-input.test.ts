@@ -75,6 +75,29 @@ test('manifests over the size or line limit are rejected with a code, and the re
     await rm(join(project.projectRoot, name), {recursive: true});
 });
 
+test('manifests with thousands of YAML aliases stop at the alias limit, and the rest are still listed', async () => {
+  // The reported shape: 5,000 anchors and 4,900 aliases in 169 KB kept `stratos list` busy for half a minute.
+  const names = ['aliases-a', 'aliases-b', 'aliases-c'];
+  for (const name of names) {
+    const lines = ['agents:'];
+    for (let i = 0; i < 5000; i++) lines.push(`  a${i}: &x${i} {model: m${i}}`);
+    lines.push('decisions:');
+    for (let i = 0; i < 4900; i++) lines.push(`  d${i}: *x${i}`);
+    await project.writeWorkflow(name, {'workflow.yaml': `${manifest(name)}${lines.join('\n')}\n`});
+  }
+  const {workflows} = await listed();
+  for (const name of names) {
+    assert.deepEqual(codesOf(workflows, name), ['STRATOS_MANIFEST_ALIAS_LIMIT']);
+    const message = workflows.find((w) => w.name === name)?.diagnostics[0]?.message ?? '';
+    assert.match(
+      message,
+      /more than 1,000 YAML aliases; the one over the limit is '\*x1000' \(line 6007, column 10\)/,
+    );
+  }
+  assert.deepEqual(codesOf(workflows, 'echo'), [], 'a good workflow beside them is unaffected');
+  for (const name of names) await rm(join(project.projectRoot, name), {recursive: true});
+});
+
 test('thousands of unknown keys within the limit report at most 100 findings and a count of the rest', async () => {
   await project.writeWorkflow('unknown-keys', {
     'workflow.yaml':

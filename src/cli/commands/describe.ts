@@ -9,6 +9,7 @@ export const describeCommand: CommandHandler = async (command, context) => {
     env: context.env,
     onProgress: context.progress,
     onNotice: context.notice,
+    signal: context.signal,
   });
   const {warnings, ...data} = description;
   const human = [

@@ -1,13 +1,13 @@
-import {readFile} from 'node:fs/promises';
 import {resolve} from 'node:path';
 import {runWorkflow} from '../../api/run-workflow.ts';
 import {StratosError} from '../../errors/index.ts';
+import {FileTooLargeError, NotRegularFileError, readRegularFile} from '../../internal/regular-file.ts';
 import type {CommandHandler} from '../command.ts';
 import {requireTarget} from './require-target.ts';
 
 export const runCommand: CommandHandler = async (command, context) => {
   const target = requireTarget(command, 'run');
-  const input = parseInput(...(await readInputText(command.values, context.cwd)));
+  const input = parseInput(...(await readInputText(command.values, context.cwd, context.signal)));
   const result = await runWorkflow(target, input, {
     cwd: context.cwd,
     env: context.env,
@@ -58,12 +58,20 @@ function stackOf(error: Error): string | undefined {
 }
 
 /**
+ * The most input `--input -` (stdin) and `--input-file` read: 64 MiB, room for large inputs (tens of megabytes
+ * pass) and far below what a JavaScript string can hold. Reading stops as soon as it is passed, so an endless
+ * source (`yes '{}' |`) fails fast instead of filling memory. docs/cli.md documents it.
+ */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+/**
  * The input text and where it came from: `--input <json>`, `--input -` (stdin) or `--input-file <path>`, so a
  * large input never has to fit the OS argument limit. At most one of them.
  */
 async function readInputText(
   values: Record<string, string | boolean | undefined>,
   cwd: string,
+  signal: AbortSignal,
 ): Promise<[string | undefined, string]> {
   const inline = typeof values.input === 'string' ? values.input : undefined;
   const file = typeof values['input-file'] === 'string' ? values['input-file'] : undefined;
@@ -73,23 +81,52 @@ async function readInputText(
       "Pass the input once: --input '<json>', --input - (stdin) or --input-file <path>, not both --input and --input-file.",
     );
   }
-  if (inline === '-') {
-    // Loaded only for stdin input: `--input '<json>'` and `--input-file` never need it.
-    const {text} = await import('node:stream/consumers');
-    return [await text(process.stdin), 'The input read from stdin'];
-  }
+  if (inline === '-') return [await readStdin(signal), 'The input read from stdin'];
   if (file === undefined) return [inline, '--input'];
   const path = resolve(cwd, file);
   try {
-    return [await readFile(path, 'utf8'), `The input file ${path}`];
+    return [readRegularFile(path, {maxBytes: MAX_INPUT_BYTES}).toString('utf8'), `The input file ${path}`];
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new StratosError(
-      'STRATOS_INPUT_FILE_UNREADABLE',
-      `The input file ${path} cannot be read (${code}). Check the path passed to --input-file.`,
-      {cause: error, details: {path}},
-    );
+    if (error instanceof FileTooLargeError) throw inputTooLarge(`The input file ${path}`, {path});
+    const reason =
+      error instanceof NotRegularFileError
+        ? `is ${error.kind}, not a regular file. Pass a regular file to --input-file, or pipe the input to --input -`
+        : `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check the path passed to --input-file`;
+    throw new StratosError('STRATOS_INPUT_FILE_UNREADABLE', `The input file ${path} ${reason}.`, {
+      cause: error,
+      details: {path},
+    });
   }
+}
+
+/**
+ * Stdin up to MAX_INPUT_BYTES; the stream is destroyed as soon as more arrives. The first SIGINT or SIGTERM ends
+ * the wait (a terminal that never sends end-of-file).
+ */
+async function readStdin(signal: AbortSignal): Promise<string> {
+  const {addAbortSignal} = await import('node:stream');
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of addAbortSignal(signal, process.stdin) as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      // Leaving the loop destroys the stream: nothing more is read.
+      if (total > MAX_INPUT_BYTES) throw inputTooLarge('The input read from stdin', {});
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    throw signal.aborted ? signal.reason : error;
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
+function inputTooLarge(source: string, details: Record<string, unknown>): StratosError {
+  const limit = `${MAX_INPUT_BYTES / (1024 * 1024)} MiB`;
+  return new StratosError(
+    'STRATOS_INPUT_TOO_LARGE',
+    `${source} is over the ${limit} input limit; Stratos stopped reading it. Pass a smaller input object, and let the workflow read large data from files it is given paths to.`,
+    {details: {...details, limit: MAX_INPUT_BYTES}},
+  );
 }
 
 function parseInput(text: string | undefined, source: string): unknown {

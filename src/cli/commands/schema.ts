@@ -9,6 +9,7 @@ export const schemaCommand: CommandHandler = async (command, context) => {
     env: context.env,
     onProgress: context.progress,
     onNotice: context.notice,
+    signal: context.signal,
   });
   const human = `${JSON.stringify({input: data.input, output: data.output}, null, 2)}\n`;
   return {ok: true, message: `Schemas of workflow '${data.name}'`, data, warnings, human};

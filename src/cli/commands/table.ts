@@ -37,6 +37,7 @@ export const commands: CommandSpec[] = [
     example: 'stratos describe greet',
     positionals: ['workflow'],
     options: {json: jsonOption, name: nameOption},
+    handlesSignal: true,
     load: async () => (await import('./describe.ts')).describeCommand,
   },
   {
@@ -45,6 +46,7 @@ export const commands: CommandSpec[] = [
     example: 'stratos schema greet --json',
     positionals: ['workflow'],
     options: {json: jsonOption, name: nameOption},
+    handlesSignal: true,
     load: async () => (await import('./schema.ts')).schemaCommand,
   },
   {
@@ -67,6 +69,7 @@ export const commands: CommandSpec[] = [
       },
     },
     oneOf: {options: ['input', 'input-file'], required: false},
+    handlesSignal: true,
     load: async () => (await import('./run.ts')).runCommand,
   },
   {
@@ -79,6 +82,7 @@ export const commands: CommandSpec[] = [
       name: nameOption,
       force: {type: 'boolean', description: 'Rebuild even when the build is up to date.'},
     },
+    handlesSignal: true,
     load: async () => (await import('./build.ts')).buildCommand,
   },
   {
@@ -103,6 +107,7 @@ export const commands: CommandSpec[] = [
     example: 'stratos mcp login --name github',
     positionals: [],
     options: mcpServerOptions,
+    handlesSignal: true,
     load: async () => (await import('./mcp-auth.ts')).mcpLoginCommand,
   },
   {
@@ -150,6 +155,7 @@ export const commands: CommandSpec[] = [
       port: {type: 'string', value: 'n', description: 'Listen on this 127.0.0.1 port; default a free one.'},
       'no-browser': {type: 'boolean', description: 'Print the URL without opening a browser.'},
     },
+    handlesSignal: true,
     load: async () => (await import('./runs-open.ts')).runsOpenCommand,
   },
   // stratos test: saved cases with scripted answers, and turning a run into a case (docs/testing.md)
@@ -159,6 +165,7 @@ export const commands: CommandSpec[] = [
     example: 'stratos test greet',
     positionals: ['workflow?'],
     options: {json: jsonOption, name: nameOption},
+    handlesSignal: true,
     load: async () => (await import('./test.ts')).testCommand,
   },
   {

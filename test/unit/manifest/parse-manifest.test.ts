@@ -381,3 +381,31 @@ test('CRLF line endings parse the same and keep locations', () => {
   assertAt(onlyDiagnostic(result, 'STRATOS_MANIFEST_FIELD_UNKNOWN'), 5, 1);
   assert.equal(result.manifest, undefined);
 });
+
+test('thousands of aliases stop at the alias limit, located at the first one over it', () => {
+  // The reported shape: 5,000 anchors and 4,900 aliases took the library's lookups 33 s. The limit answers first.
+  const lines = ['agents:'];
+  for (let i = 0; i < 5000; i++) lines.push(`  a${i}: &x${i} {model: m${i}}`);
+  lines.push('decisions:');
+  for (let i = 0; i < 4900; i++) lines.push(`  d${i}: *x${i}`);
+  const result = parseWith(`${lines.join('\n')}\n`);
+  const diagnostic = onlyDiagnostic(result, 'STRATOS_MANIFEST_ALIAS_LIMIT');
+  assert.match(diagnostic.message, /more than 1,000 YAML aliases; the one over the limit is '\*x1000'/);
+  assertAt(diagnostic, 5 + 1 + 5000 + 1 + 1000, 10);
+  assert.equal(result.manifest, undefined);
+});
+
+test('a thousand aliases within the limits are followed', () => {
+  const lines = ['agents:', '  base: &base {harness: claude-code}'];
+  for (let i = 0; i < 999; i++) lines.push(`  copy${i}: *base`);
+  const result = parseWith(`${lines.join('\n')}\n`);
+  assertValid(result);
+  assert.deepEqual(result.manifest?.agents?.copy998, {harness: 'claude-code'});
+});
+
+test('an alias inside its own anchored value is invalid YAML for a manifest, not an endless value', () => {
+  const result = parseWith('agents: &loop\n  a: {nested: *loop}\n');
+  const diagnostic = onlyDiagnostic(result, 'STRATOS_MANIFEST_YAML_INVALID');
+  assert.match(diagnostic.message, /alias '\*loop' inside the value anchored as '&loop'/);
+  assertAt(diagnostic, 6, 15);
+});
