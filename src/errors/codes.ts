@@ -80,6 +80,8 @@ export const errorCodes = {
     'The process running the workflow ended (killed or crashed) before it recorded a result.',
   STRATOS_RUNTIME_NO_CONTEXT: 'An execution primitive was called outside a running workflow.',
   STRATOS_RUNTIME_CONTEXT_CLOSED: 'The workflow invocation has ended; no new work can start.',
+  STRATOS_CLEANUP_FAILED:
+    "Warning: a resource the invocation owned (an MCP client, an agent) failed to close; the run's result or error stands.",
 
   // MCP wrapper code generation
   STRATOS_MCP_SERVER_NAME_INVALID: 'An MCP server key cannot be used as a wrapper file name.',

@@ -11,6 +11,7 @@ import {
   type InvocationOverrides,
   requireExecutionContext,
 } from '../context/execution-context.ts';
+import type {CleanupFailure} from '../context/resource-registry.ts';
 import type {ScriptedChildAnswer} from '../context/scripted-answers.ts';
 import {formatValidationIssues, type ValidationIssue} from '../contract/validate.ts';
 import {discoverRoot, readWorkflowFolder, type WorkflowHandle} from '../discovery/index.ts';
@@ -88,7 +89,7 @@ async function executeChild<Output>(
     if (result.ok) return result.output as Output;
     if (scripted?.output !== undefined && result.error.code === 'STRATOS_OUTPUT_INVALID')
       rejectScriptedOutput(parent, name, result.error);
-    throw childFailure(name, result.error, result.executionId);
+    throw childFailure(name, result.error, result.executionId, result.cleanupFailures);
   } catch (error) {
     if (error instanceof StratosError && error.code === 'STRATOS_WORKFLOW_CHILD_FAILED') throw error;
     throw childFailure(name, error, undefined);
@@ -118,7 +119,12 @@ function rejectScriptedOutput(parent: ExecutionContext, name: string, error: Str
   parent.scripts?.rejectChild({workflow: parent.workflow.name, child: name, problem});
 }
 
-function childFailure(name: string, error: unknown, executionId: string | undefined): StratosError {
+function childFailure(
+  name: string,
+  error: unknown,
+  executionId: string | undefined,
+  cleanupFailures: CleanupFailure[] = [],
+): StratosError {
   // A plain throw inside the child was already wrapped once (STRATOS_RUN_FAILED): show its own words.
   const inner =
     error instanceof StratosError && error.code === 'STRATOS_RUN_FAILED' && error.cause !== undefined
@@ -132,6 +138,9 @@ function childFailure(name: string, error: unknown, executionId: string | undefi
       workflow: name,
       ...(executionId === undefined ? {} : {executionId}),
       ...(code === undefined ? {} : {code}),
+      ...(cleanupFailures.length === 0
+        ? {}
+        : {cleanupFailures: cleanupFailures.map((f) => ({code: f.error.code, message: f.error.message}))}),
     },
   });
 }

@@ -136,6 +136,13 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
   }
   if (!outcome.ok) context.abortController.abort(outcome.error);
   const cleanupFailures = await context.resources.closeAll();
+  for (const failure of cleanupFailures) {
+    telemetry.event('stratos.cleanup.failed', {
+      'stratos.cleanup.resource': failure.label,
+      'error.type': failure.error.code,
+      'stratos.cleanup.message': failure.error.message,
+    });
+  }
   // Worktrees: released once the top-level run and all its descendants have ended (src/worktrees/).
   if (options.parent === undefined && context.worktrees instanceof RunWorktrees)
     await context.worktrees.releaseAll((event, attributes) => telemetry.event(event, attributes));
