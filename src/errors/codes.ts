@@ -37,6 +37,8 @@ export const errorCodes = {
   STRATOS_WORKFLOW_DUPLICATE_NAME: 'Two workflows in one discovery root share a name.',
   STRATOS_WORKFLOW_CYCLE: 'A workflow calls an ancestor that is still active (a call cycle).',
   STRATOS_WORKFLOW_CHILD_FAILED: 'A child workflow invocation failed.',
+  STRATOS_WORKFLOW_CHILD_UNDECLARED:
+    'A workflow called a child its build did not see: children are called through their generated wrapper (an import of <root>/.generated/<name>.js), never by a name computed at run time.',
 
   // contract (Zod schemas of workflow(...))
   STRATOS_CONTRACT_NOT_WORKFLOW: 'The entrypoint does not default-export workflow({input, output, run}).',

@@ -49,6 +49,7 @@ async function executeChild<Output>(
   overrides: InvocationOverrides,
 ): Promise<Output> {
   const parent = requireExecutionContext(`Child workflow '${name}' execute()`);
+  assertDeclaredChild(parent, name);
   const active = [...parent.ancestors, parent.workflow.name];
   if (active.includes(name)) {
     const cycle = [...active.slice(active.indexOf(name)), name].join(' → ');
@@ -96,6 +97,23 @@ async function executeChild<Output>(
   } finally {
     unregister();
   }
+}
+
+/**
+ * Workflow references are explicit: a parent calls only the children its build saw (imports of their generated
+ * wrappers), which were built first and type-checked against. A name computed at run time is refused.
+ */
+function assertDeclaredChild(parent: ExecutionContext, name: string): void {
+  const declared = parent.workflow.children;
+  if (declared === undefined || declared.includes(name)) return;
+  const {name: workflow, directory} = parent.workflow;
+  const known = declared.length === 0 ? 'none' : declared.map((child) => `'${child}'`).join(', ');
+  throw new StratosError(
+    'STRATOS_WORKFLOW_CHILD_UNDECLARED',
+    `Workflow '${workflow}' called child workflow '${name}', which its build did not see (children it imports: ${known}). ` +
+      `Call a child only through its generated wrapper, the default export of .generated/${name}.js in the discovery root, imported with a literal path by the code in ${directory}; then run 'stratos build ${workflow}'.`,
+    {details: {workflow, child: name, children: [...declared]}},
+  );
 }
 
 /** The run of a scripted child: the case's result, marked on the child's workflow span. */

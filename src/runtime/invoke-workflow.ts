@@ -4,7 +4,11 @@
  * with a StratosError; cleanup failures are reported beside the result and never replace it.
  */
 import {resolveReferenceMap} from '../config/index.ts';
-import {type ExecutionContext, runInExecutionContext} from '../context/execution-context.ts';
+import {
+  type ExecutionContext,
+  type InvokedWorkflow,
+  runInExecutionContext,
+} from '../context/execution-context.ts';
 import {type CleanupFailure, ResourceRegistry} from '../context/resource-registry.ts';
 import type {WorkflowDefinition} from '../contract/define-workflow.ts';
 import {formatValidationIssues, validateWorkflowInput, validateWorkflowOutput} from '../contract/validate.ts';
@@ -26,7 +30,7 @@ import {splitOverrides} from './split-overrides.ts';
 import {untilCancelled} from './until-cancelled.ts';
 
 export interface InvokeWorkflowOptions {
-  workflow: {name: string; directory: string; manifest: WorkflowManifest};
+  workflow: InvokedWorkflow;
   definition: WorkflowDefinition;
   input: unknown;
   invocationDirectory: string;
