@@ -147,6 +147,8 @@ export const errorCodes = {
   STRATOS_AGENT_OUTPUT_MISSING: 'An agent with an output schema ended without a structured result.',
   STRATOS_AGENT_OUTPUT_INVALID: 'The structured result of an agent does not match its output schema.',
   STRATOS_AGENT_HOOK_FAILED: 'An agent hook threw; the execution fails.',
+  STRATOS_AGENT_HOOK_UNGUARDED:
+    'An agent has a beforeTool hook while a built-in tool that no hook of its harness can see is enabled; remove that tool with disallowedTools.',
   STRATOS_AGENT_MODEL_UNMAPPED:
     'A model preference has no native model id for any harness and provider it could run on.',
   STRATOS_AGENT_NO_CANDIDATE:
