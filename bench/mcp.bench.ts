@@ -130,7 +130,6 @@ for (const concurrency of [1, 10]) {
   await raw.close();
   const connection = await runInExecutionContext(context, () => connectMcpServer({server: 'counter', tools}));
   const wrapperSamples = await timeCalls((i) => connection.callTool('echo', {text: `t${i}`}), concurrency);
-  await connection.close();
   const ratio = median(wrapperSamples) / median(rawSamples);
   console.log(
     `${calls} calls, ${concurrency} ${concurrency === 1 ? 'caller' : 'concurrent callers'}: raw SDK median ${ms(median(rawSamples))}, ` +

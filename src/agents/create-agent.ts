@@ -12,6 +12,7 @@ import {AgentRunError, isStratosError, StratosError} from '../errors/index.ts';
 import type {OperationScope} from '../telemetry/index.ts';
 import {createHarnessEnvironment} from './agent-environment.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
+import {assertHookCoverage} from './check-hook-coverage.ts';
 import type {AgentHarness, HarnessSession} from './harness.ts';
 import {resolveCodexProvider} from './harnesses/codex/provider-setup.ts';
 import {findHarness} from './harnesses/registry.ts';
@@ -154,6 +155,7 @@ export function createAgent<Output = string>(
     ? undefined
     : resolveToolSelection(resolved.harness, resolved.allowedTools, resolved.disallowedTools, name);
   const code = {...inline, ...definedOnly(settings ?? {})} as AgentSettings<Output>;
+  if (tools !== undefined) assertHookCoverage(name, resolved.harness, tools, code.hooks);
   return new AgentSession<Output>(context, name, resolved, tools, code);
 }
 
@@ -524,6 +526,8 @@ class AgentSession<Output> implements Agent<Output> {
     const tools =
       this.#tools ??
       resolveToolSelection(harness.id, this.settings.allowedTools, this.settings.disallowedTools, this.name);
+    // A harness picked from model preferences: its tools are known only now, before anything starts.
+    assertHookCoverage(this.name, harness.id, tools, this.#code.hooks);
     const workflow = this.#context.workflow;
     const systemPrompt =
       this.settings.systemPrompt === undefined

@@ -33,7 +33,8 @@ export interface AgentLifecycleEvent {
 export interface AgentHooks {
   /**
    * Awaited before each tool call: allow, deny with feedback (the model sees it and may try another way), or modify
-   * the input. On Codex (through the MCP hook bridge) tool hooks see MCP tool calls only.
+   * the input. An agent with this hook may keep only built-in tools its harness lets it see (docs/agents.md,
+   * "Hooks"); createAgent refuses it otherwise (STRATOS_AGENT_HOOK_UNGUARDED).
    */
   beforeTool?: (call: ToolCall) => BeforeToolDecision | undefined | Promise<BeforeToolDecision | undefined>;
   /** Awaited after each tool call: keep the result or withhold it, giving the model feedback instead. */

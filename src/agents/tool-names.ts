@@ -16,6 +16,11 @@ export interface HarnessToolCatalog {
   removable: readonly string[];
   /** Native tools that exist but cannot be removed, with the reason. */
   fixed: Readonly<Record<string, string>>;
+  /**
+   * Native tools a `beforeTool` hook cannot see on this harness, with the reason. An agent with that hook must have
+   * them removed: createAgent refuses it otherwise (./check-hook-coverage.ts).
+   */
+  unguarded: Readonly<Record<string, string>>;
 }
 
 export const canonicalToolNames = [

@@ -50,9 +50,11 @@ export async function testWorkflows(
       );
     }
     let definition: WorkflowDefinition;
+    let children: string[];
     try {
       const prepared = await prepareWorkflow(handle, progressOption(options));
       warnings.push(...warningsOf(prepared.build.diagnostics));
+      children = prepared.record.inputs.children.map((child) => child.name);
       definition = await loadWorkflowDefinition(
         prepared.record.compiledEntrypoint,
         handle.name,
@@ -72,7 +74,7 @@ export async function testWorkflows(
       }
       runs.push(() =>
         runTestCase({
-          workflow: {name: handle.name, directory: handle.directory, manifest: handle.manifest!},
+          workflow: {name: handle.name, directory: handle.directory, manifest: handle.manifest!, children},
           definition,
           name: file.name,
           file: file.file,

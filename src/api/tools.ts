@@ -13,6 +13,8 @@ export interface HarnessToolList {
   removable: string[];
   /** Native tools that cannot be removed, with the reason. */
   fixed: Record<string, string>;
+  /** Native tools a beforeTool hook cannot see, with the reason: an agent with that hook must remove them. */
+  unguarded: Record<string, string>;
 }
 
 export interface ListToolsResult {
@@ -33,6 +35,7 @@ export function listTools(): ListToolsResult {
       ),
       removable: [...record.tools.removable],
       fixed: {...record.tools.fixed},
+      unguarded: {...record.tools.unguarded},
     })),
   };
 }

@@ -38,11 +38,23 @@ export interface WorktreeGate {
   acquire(request: WorktreeRequest): Promise<{directory: string; branch: string; notice: string}>;
 }
 
+/** The workflow an invocation runs. */
+export interface InvokedWorkflow {
+  name: string;
+  directory: string;
+  manifest: WorkflowManifest;
+  /**
+   * The children its build saw (imports of `<root>/.generated/<name>.js`), built before it and type-checked: the
+   * only children it may call. Absent only for an invocation made without a build (in-process tests).
+   */
+  children?: readonly string[];
+}
+
 export interface ExecutionContext {
   executionId: string;
   /** The execution id of the top-level run this invocation belongs to (its own id when it is the top). */
   rootExecutionId: string;
-  workflow: {name: string; directory: string; manifest: WorkflowManifest};
+  workflow: InvokedWorkflow;
   /** Where the workflow was invoked from; the process directory is never changed. */
   invocationDirectory: string;
   overrides: InvocationOverrides;

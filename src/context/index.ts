@@ -3,6 +3,7 @@ export {
   type ExecutionContext,
   findExecutionContext,
   type InvocationOverrides,
+  type InvokedWorkflow,
   requireExecutionContext,
   runInExecutionContext,
 } from './execution-context.ts';

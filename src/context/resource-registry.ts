@@ -14,7 +14,8 @@ export interface OwnedResource {
 
 export interface CleanupFailure {
   label: string;
-  error: unknown;
+  /** `STRATOS_CLEANUP_FAILED`, with what `close()` threw as its cause. */
+  error: StratosError;
 }
 
 export class ResourceRegistry {
@@ -39,6 +40,7 @@ export class ResourceRegistry {
     };
   }
 
+  /** Closes every resource, newest first; a `close()` that throws is reported and the rest are still closed. */
   async closeAll(): Promise<CleanupFailure[]> {
     this.#closed = true;
     const failures: CleanupFailure[] = [];
@@ -46,10 +48,19 @@ export class ResourceRegistry {
       try {
         await resource.close();
       } catch (error) {
-        failures.push({label: resource.label, error});
+        failures.push({label: resource.label, error: describeCleanupFailure(resource.label, error)});
       }
     }
     this.#resources = [];
     return failures;
   }
+}
+
+function describeCleanupFailure(label: string, error: unknown): StratosError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StratosError(
+    'STRATOS_CLEANUP_FAILED',
+    `Cleanup of ${label} failed: ${reason.replace(/\.?$/, '.')} The run's result or error stands; check that nothing ${label} started is still running.`,
+    {cause: error, details: {resource: label}},
+  );
 }

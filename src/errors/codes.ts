@@ -41,6 +41,8 @@ export const errorCodes = {
     'Warning: a workflow folder in a discovery root is a symbolic link, which discovery skips.',
   STRATOS_WORKFLOW_CYCLE: 'A workflow calls an ancestor that is still active (a call cycle).',
   STRATOS_WORKFLOW_CHILD_FAILED: 'A child workflow invocation failed.',
+  STRATOS_WORKFLOW_CHILD_UNDECLARED:
+    'A workflow called a child its build did not see: children are called through their generated wrapper (an import of <root>/.generated/<name>.js), never by a name computed at run time.',
 
   // contract (Zod schemas of workflow(...))
   STRATOS_CONTRACT_NOT_WORKFLOW: 'The entrypoint does not default-export workflow({input, output, run}).',
@@ -96,6 +98,8 @@ export const errorCodes = {
     'The process running the workflow ended (killed or crashed) before it recorded a result.',
   STRATOS_RUNTIME_NO_CONTEXT: 'An execution primitive was called outside a running workflow.',
   STRATOS_RUNTIME_CONTEXT_CLOSED: 'The workflow invocation has ended; no new work can start.',
+  STRATOS_CLEANUP_FAILED:
+    "Warning: a resource the invocation owned (an MCP client, an agent) failed to close; the run's result or error stands.",
 
   // MCP wrapper code generation
   STRATOS_MCP_SERVER_NAME_INVALID: 'An MCP server key cannot be used as a wrapper file name.',
@@ -165,6 +169,8 @@ export const errorCodes = {
   STRATOS_AGENT_OUTPUT_MISSING: 'An agent with an output schema ended without a structured result.',
   STRATOS_AGENT_OUTPUT_INVALID: 'The structured result of an agent does not match its output schema.',
   STRATOS_AGENT_HOOK_FAILED: 'An agent hook threw; the execution fails.',
+  STRATOS_AGENT_HOOK_UNGUARDED:
+    'An agent has a beforeTool hook while a built-in tool that no hook of its harness can see is enabled; remove that tool with disallowedTools.',
   STRATOS_AGENT_MODEL_UNMAPPED:
     'A model preference has no native model id for any harness and provider it could run on.',
   STRATOS_AGENT_NO_CANDIDATE:

@@ -11,6 +11,7 @@ import {
   type InvocationOverrides,
   requireExecutionContext,
 } from '../context/execution-context.ts';
+import type {CleanupFailure} from '../context/resource-registry.ts';
 import type {ScriptedChildAnswer} from '../context/scripted-answers.ts';
 import {formatValidationIssues, type ValidationIssue} from '../contract/validate.ts';
 import {discoverRoot, readWorkflowFolder, type WorkflowHandle} from '../discovery/index.ts';
@@ -48,6 +49,7 @@ async function executeChild<Output>(
   overrides: InvocationOverrides,
 ): Promise<Output> {
   const parent = requireExecutionContext(`Child workflow '${name}' execute()`);
+  assertDeclaredChild(parent, name);
   const active = [...parent.ancestors, parent.workflow.name];
   if (active.includes(name)) {
     const cycle = [...active.slice(active.indexOf(name)), name].join(' → ');
@@ -88,13 +90,30 @@ async function executeChild<Output>(
     if (result.ok) return result.output as Output;
     if (scripted?.output !== undefined && result.error.code === 'STRATOS_OUTPUT_INVALID')
       rejectScriptedOutput(parent, name, result.error);
-    throw childFailure(name, result.error, result.executionId);
+    throw childFailure(name, result.error, result.executionId, result.cleanupFailures);
   } catch (error) {
     if (error instanceof StratosError && error.code === 'STRATOS_WORKFLOW_CHILD_FAILED') throw error;
     throw childFailure(name, error, undefined);
   } finally {
     unregister();
   }
+}
+
+/**
+ * Workflow references are explicit: a parent calls only the children its build saw (imports of their generated
+ * wrappers), which were built first and type-checked against. A name computed at run time is refused.
+ */
+function assertDeclaredChild(parent: ExecutionContext, name: string): void {
+  const declared = parent.workflow.children;
+  if (declared === undefined || declared.includes(name)) return;
+  const {name: workflow, directory} = parent.workflow;
+  const known = declared.length === 0 ? 'none' : declared.map((child) => `'${child}'`).join(', ');
+  throw new StratosError(
+    'STRATOS_WORKFLOW_CHILD_UNDECLARED',
+    `Workflow '${workflow}' called child workflow '${name}', which its build did not see (children it imports: ${known}). ` +
+      `Call a child only through its generated wrapper, the default export of .generated/${name}.js in the discovery root, imported with a literal path by the code in ${directory}; then run 'stratos build ${workflow}'.`,
+    {details: {workflow, child: name, children: [...declared]}},
+  );
 }
 
 /** The run of a scripted child: the case's result, marked on the child's workflow span. */
@@ -118,7 +137,12 @@ function rejectScriptedOutput(parent: ExecutionContext, name: string, error: Str
   parent.scripts?.rejectChild({workflow: parent.workflow.name, child: name, problem});
 }
 
-function childFailure(name: string, error: unknown, executionId: string | undefined): StratosError {
+function childFailure(
+  name: string,
+  error: unknown,
+  executionId: string | undefined,
+  cleanupFailures: CleanupFailure[] = [],
+): StratosError {
   // A plain throw inside the child was already wrapped once (STRATOS_RUN_FAILED): show its own words.
   const inner =
     error instanceof StratosError && error.code === 'STRATOS_RUN_FAILED' && error.cause !== undefined
@@ -132,6 +156,9 @@ function childFailure(name: string, error: unknown, executionId: string | undefi
       workflow: name,
       ...(executionId === undefined ? {} : {executionId}),
       ...(code === undefined ? {} : {code}),
+      ...(cleanupFailures.length === 0
+        ? {}
+        : {cleanupFailures: cleanupFailures.map((f) => ({code: f.error.code, message: f.error.message}))}),
     },
   });
 }

@@ -42,7 +42,12 @@ export async function executeWorkflow(options: ExecuteWorkflowOptions): Promise<
   const {prepareAndLoadWorkflow} = await import('../builder/prepare-workflow.ts');
   const workflow = await prepareAndLoadWorkflow(handle, options.build);
   const result = await invokeWorkflow({
-    workflow: {name: workflow.name, directory: workflow.directory, manifest: workflow.manifest},
+    workflow: {
+      name: workflow.name,
+      directory: workflow.directory,
+      manifest: workflow.manifest,
+      children: workflow.record.inputs.children.map((child) => child.name),
+    },
     definition:
       options.scriptedRun === undefined
         ? workflow.definition

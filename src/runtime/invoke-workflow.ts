@@ -4,7 +4,11 @@
  * with a StratosError; cleanup failures are reported beside the result and never replace it.
  */
 import {resolveReferenceMap} from '../config/index.ts';
-import {type ExecutionContext, runInExecutionContext} from '../context/execution-context.ts';
+import {
+  type ExecutionContext,
+  type InvokedWorkflow,
+  runInExecutionContext,
+} from '../context/execution-context.ts';
 import {type CleanupFailure, ResourceRegistry} from '../context/resource-registry.ts';
 import type {WorkflowDefinition} from '../contract/define-workflow.ts';
 import {formatValidationIssues, validateWorkflowInput, validateWorkflowOutput} from '../contract/validate.ts';
@@ -33,7 +37,7 @@ import {splitOverrides} from './split-overrides.ts';
 import {untilCancelled} from './until-cancelled.ts';
 
 export interface InvokeWorkflowOptions {
-  workflow: {name: string; directory: string; manifest: WorkflowManifest};
+  workflow: InvokedWorkflow;
   definition: WorkflowDefinition;
   input: unknown;
   invocationDirectory: string;
@@ -146,6 +150,13 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
   endRunningBody(context);
   if (!outcome.ok) context.abortController.abort(outcome.error);
   const cleanupFailures = await context.resources.closeAll();
+  for (const failure of cleanupFailures) {
+    telemetry.event('stratos.cleanup.failed', {
+      'stratos.cleanup.resource': failure.label,
+      'error.type': failure.error.code,
+      'stratos.cleanup.message': failure.error.message,
+    });
+  }
   // Worktrees: released once the top-level run and all its descendants have ended (src/worktrees/).
   if (options.parent === undefined && context.worktrees instanceof RunWorktrees)
     await context.worktrees.releaseAll((event, attributes) => telemetry.event(event, attributes));

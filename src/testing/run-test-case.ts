@@ -3,8 +3,9 @@
  * case's scripts in the execution context, then judged: passed, failed (with the differences and the calls that
  * went wrong) or errored (the run failed with an error the case does not expect).
  */
+
+import type {InvokedWorkflow} from '../context/index.ts';
 import type {WorkflowDefinition} from '../contract/index.ts';
-import type {WorkflowManifest} from '../manifest/index.ts';
 import {invokeWorkflow} from '../runtime/invoke-workflow.ts';
 import {CaseScript} from './case-script.ts';
 import {diffValues} from './compare-values.ts';
@@ -28,7 +29,7 @@ export interface CaseReport {
 }
 
 export interface RunTestCaseOptions {
-  workflow: {name: string; directory: string; manifest: WorkflowManifest};
+  workflow: InvokedWorkflow;
   definition: WorkflowDefinition;
   name: string;
   file: string;

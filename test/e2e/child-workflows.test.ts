@@ -1,5 +1,5 @@
 // Child workflows through the real CLI: typed calls, separate invocations, failures, schema changes reaching the
-// parent's type check, build and run-time cycles, project-wide builds, overrides and bindings.
+// parent's type check, build-time cycles, children named only at run time, project-wide builds, overrides and bindings.
 import assert from 'node:assert/strict';
 import {readFile, stat, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
@@ -146,7 +146,7 @@ test('a child run-body change rebuilds only the child; a schema change fails the
   await writeFile(join(project.projectRoot, 'child', 'workflow.ts'), childSource('doubled'));
 });
 
-test('cycles are rejected at build time and at run time, naming the cycle', async () => {
+test('cycles are rejected at build time, naming the cycle; a child named only at run time is refused', async () => {
   const cyclic = await createTempProject();
   try {
     const calls = (other: string, how: 'import' | 'dynamic') => `import {workflow} from '@stratoscli/stratos';
@@ -174,13 +174,38 @@ export default workflow({
     assert.match(build.stdout, /STRATOS_WORKFLOW_CYCLE/);
     assert.match(build.stdout, /alpha → beta → alpha/);
 
-    // beta names alpha only at run time: the build sees alpha -> beta, the run meets the active ancestor.
+    // beta names alpha only at run time: its build never saw alpha (not built first, not type-checked against), so
+    // the call is refused before anything of alpha runs, whatever the name is.
     await cyclic.writeWorkflow('beta', {'workflow.ts': calls('alpha', 'dynamic')});
     const run = await cyclic.cli(['run', 'alpha', '--input', '{"depth": 0}', '--json']);
     assert.equal(run.exitCode, 1, run.stderr);
     assert.equal(run.json.error.code, 'STRATOS_WORKFLOW_CHILD_FAILED');
-    assert.equal(run.json.error.details.code, 'STRATOS_WORKFLOW_CYCLE');
-    assert.match(run.json.error.message, /alpha → beta → alpha/);
+    assert.equal(run.json.error.details.code, 'STRATOS_WORKFLOW_CHILD_UNDECLARED');
+    assert.match(
+      run.json.error.message,
+      /Workflow 'beta' called child workflow 'alpha', which its build did not see/,
+    );
+    assert.match(run.json.error.message, /\.generated\/alpha\.js/);
+
+    // The same for a top-level run: a name computed from the input never reaches a workflow.
+    await cyclic.writeWorkflow('gamma', {
+      'workflow.yaml': manifest('gamma'),
+      'workflow.ts': `import {workflow} from '@stratoscli/stratos';
+import {createChildWorkflow} from '@stratoscli/stratos/workflows';
+import {z} from 'zod';
+export default workflow({
+  input: z.strictObject({child: z.string().describe('The child to call')}),
+  output: z.object({depth: z.number().describe('Depth reached')}),
+  async run({child}) {
+    return createChildWorkflow<{depth: number}, {depth: number}>(child).execute({depth: 0});
+  },
+});
+`,
+    });
+    const computed = await cyclic.cli(['run', 'gamma', '--input', '{"child": "beta"}', '--json']);
+    assert.equal(computed.exitCode, 1, computed.stderr);
+    assert.equal(computed.json.error.code, 'STRATOS_WORKFLOW_CHILD_UNDECLARED');
+    assert.match(computed.json.error.message, /children it imports: none/);
   } finally {
     await cyclic.remove();
   }

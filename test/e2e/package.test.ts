@@ -92,6 +92,8 @@ describe('the npm package', () => {
     for (const file of [
       'package.json',
       'README.md',
+      'LICENSE',
+      'THIRD-PARTY-NOTICES.md',
       'bin/stratos.js',
       'dist/index.js',
       'dist/index.d.ts',

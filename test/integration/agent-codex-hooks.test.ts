@@ -121,6 +121,7 @@ agents:
   main:
     harness: codex
     model: gpt-test
+    disallowedTools: [web search]
 `,
     ),
     'workflow.ts': workflowSource,

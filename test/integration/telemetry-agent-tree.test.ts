@@ -78,6 +78,7 @@ agents:
   codex:
     harness: codex
     model: gpt-test
+    disallowedTools: [web search]
 telemetry:
   exporters:
     - type: otlp

@@ -107,6 +107,7 @@ test('span tree of a run with MCP calls and parallel children, at two destinatio
       const counter = await connectMcpServer({server: 'counter', tools: [echoTool]});
       await counter.callTool('echo', {text: 'one'});
       await counter.callTool('echo', {text: 'two'});
+      assert.equal('close' in counter, false, 'the invocation owns the connection: it has no public close()');
       const context = findExecutionContext()!;
       const children = await Promise.all(
         [1, 2].map((n) =>

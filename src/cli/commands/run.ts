@@ -22,21 +22,27 @@ export const runCommand: CommandHandler = async (command, context) => {
     durationMs: result.durationMs,
     ...(result.runDirectory === undefined ? {} : {runDirectory: result.runDirectory}),
   };
+  // Cleanup failures never replace the result: warnings beside a success, attached to the error of a failure.
   const cleanup = result.cleanupFailures.map((f) => ({
-    code: 'STRATOS_INTERNAL' as const,
+    code: f.error.code,
     severity: 'warning' as const,
-    message: `Cleanup of ${f.label} failed: ${f.error instanceof Error ? f.error.message : String(f.error)}`,
+    message: f.error.message,
   }));
-  const warnings = [...result.warnings, ...cleanup];
   if (!result.ok) {
     const stack = command.values.verbose === true ? stackOf(result.error) : undefined;
     const error = new StratosError(result.error.code, result.error.message, {
       cause: result.error.cause,
       location: result.error.location,
-      details: {...(result.error.details ?? {}), ...facts, ...(stack === undefined ? {} : {stack})},
+      details: {
+        ...(result.error.details ?? {}),
+        ...facts,
+        ...(stack === undefined ? {} : {stack}),
+        ...(cleanup.length === 0 ? {} : {cleanupFailures: cleanup}),
+      },
     });
-    return {ok: false, error, warnings};
+    return {ok: false, error, warnings: result.warnings};
   }
+  const warnings = [...result.warnings, ...cleanup];
   return {
     ok: true,
     message: `Workflow '${result.workflow}' succeeded in ${result.durationMs} ms`,

@@ -15,6 +15,8 @@ export const toolsListCommand: CommandHandler = async (_command, context) => {
     }
     lines.push(`  removable: ${harness.removable.join(', ')}`);
     for (const [tool, reason] of Object.entries(harness.fixed)) lines.push(`  fixed: ${tool}: ${reason}`);
+    for (const [tool, reason] of Object.entries(harness.unguarded))
+      lines.push(`  unguarded: ${tool}: ${reason}`);
     lines.push('');
   }
   return {

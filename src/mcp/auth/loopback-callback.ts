@@ -1,10 +1,10 @@
 /**
- * The loopback redirect target of a browser sign-in: an HTTP listener on 127.0.0.1 (a free port unless one is
- * configured) that accepts exactly one callback on its path. The callback's state must be the one this sign-in
+ * The loopback redirect target of a browser sign-in: an HTTP listener on the loopback addresses the redirect
+ * names (127.0.0.1 by default; a free port unless one is configured) that accepts exactly one callback on its path. The callback's state must be the one this sign-in
  * issued; an `error` parameter or a wrong state ends the sign-in with an AuthenticationError. The listener is
  * closed by {@link LoopbackCallback.close} in every outcome.
  */
-import {createServer, type Server} from 'node:http';
+import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {AuthenticationError} from '../../errors/index.ts';
 
@@ -13,6 +13,11 @@ export const defaultCallbackPath = '/mcp/oauth/callback';
 export interface LoopbackCallbackOptions {
   /** 0 (default) picks a free port. */
   port?: number;
+  /**
+   * Loopback addresses to listen on, all on one port (default `127.0.0.1`). An address this machine does not have
+   * (no IPv6 `::1`) is skipped while another one is bound.
+   */
+  hosts?: readonly string[];
   path?: string;
   /** The state parameter the callback must carry. */
   state: string;
@@ -27,8 +32,10 @@ export interface CallbackResult {
 }
 
 export interface LoopbackCallback {
-  /** `http://127.0.0.1:<port><path>` */
+  /** `http://<first bound address>:<port><path>`, such as `http://127.0.0.1:49152/mcp/oauth/callback`. */
   readonly redirectUrl: string;
+  /** The addresses the listener is bound to. */
+  readonly hosts: readonly string[];
   readonly port: number;
   /** Settles once with the first callback on the path. */
   readonly result: Promise<CallbackResult>;
@@ -56,7 +63,7 @@ export async function startLoopbackCallback(options: LoopbackCallbackOptions): P
     else settle!.reject(outcome.error);
   };
 
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== path || req.method !== 'GET') {
       res.writeHead(404, {'content-type': 'text/plain; charset=utf-8'}).end('Not found');
@@ -124,27 +131,14 @@ export async function startLoopbackCallback(options: LoopbackCallbackOptions): P
       `Stratos is signed in to the MCP server '${options.server}'. You can close this tab.`,
     );
     finish({ok: {code, iss: params.get('iss') ?? undefined}});
-  });
+  };
 
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  } catch (error) {
-    throw new AuthenticationError(
-      'STRATOS_AUTH_CALLBACK_PORT_UNAVAILABLE',
-      `The OAuth callback listener for MCP server '${options.server}' could not listen on 127.0.0.1:${options.port ?? 0} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Free the port or change callbackPort/redirectUri.`,
-      {server: options.server, cause: error},
-    );
-  }
-  const port = (server.address() as AddressInfo).port;
+  const {servers, port} = await listenOnAll(options, handle);
+  const hosts = servers.map((bound) => bound.host);
   let closed: Promise<void> | undefined;
   return {
-    redirectUrl: `http://127.0.0.1:${port}${path}`,
+    redirectUrl: `http://${urlHost(hosts[0]!)}:${port}${path}`,
+    hosts,
     port,
     result,
     close: () => {
@@ -156,14 +150,87 @@ export async function startLoopbackCallback(options: LoopbackCallbackOptions): P
             {server: options.server},
           ),
         });
-        server.close(() => resolve());
-        // Let the browser receive the result page, then drop whatever connection is still open.
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 500).unref();
+        void Promise.all(servers.map(({server}) => closeServer(server))).then(() => resolve());
       });
       return closed;
     },
   };
+}
+
+interface BoundServer {
+  host: string;
+  server: Server;
+}
+
+/** Errors of an address this machine does not have (IPv6 disabled): skipped while another address is bound. */
+const missingAddressCodes = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+
+/**
+ * One listener per address, all on the same port: the first picks it when none is configured.
+ *
+ * @throws AuthenticationError `STRATOS_AUTH_CALLBACK_PORT_UNAVAILABLE` when an address cannot be bound (the port
+ *   is taken) or none can.
+ */
+async function listenOnAll(
+  options: LoopbackCallbackOptions,
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{servers: BoundServer[]; port: number}> {
+  const servers: BoundServer[] = [];
+  let port = options.port ?? 0;
+  let skipped: NodeJS.ErrnoException | undefined;
+  for (const host of options.hosts ?? ['127.0.0.1']) {
+    const server = createServer(handle);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      if (missingAddressCodes.has(code)) {
+        skipped = error as NodeJS.ErrnoException;
+        continue;
+      }
+      await Promise.all(servers.map((bound) => closeServer(bound.server)));
+      throw portUnavailable(options, `${urlHost(host)}:${port}`, error);
+    }
+    port = (server.address() as AddressInfo).port;
+    servers.push({host, server});
+  }
+  if (servers.length === 0) {
+    const hosts = (options.hosts ?? ['127.0.0.1']).map(urlHost).join(' or ');
+    throw portUnavailable(options, `${hosts}:${port}`, skipped);
+  }
+  return {servers, port};
+}
+
+function portUnavailable(
+  options: LoopbackCallbackOptions,
+  address: string,
+  error: unknown,
+): AuthenticationError {
+  return new AuthenticationError(
+    'STRATOS_AUTH_CALLBACK_PORT_UNAVAILABLE',
+    `The OAuth callback listener for MCP server '${options.server}' could not listen on ${address} (${(error as NodeJS.ErrnoException | undefined)?.code ?? 'error'}). Free the port or change callbackPort/redirectUri.`,
+    {server: options.server, cause: error},
+  );
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    // Let the browser receive the result page, then drop whatever connection is still open.
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 500).unref();
+  });
+}
+
+/** An address as a URL host: IPv6 in brackets. */
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 function clip(text: string): string {

@@ -19,8 +19,13 @@ export interface OAuthSettings {
   signingAlgorithm: string | undefined;
   scope: string | undefined;
   clientMetadataUrl: string | undefined;
-  /** Port the callback listener binds on 127.0.0.1; 0 for a free one. */
+  /** Port the callback listener binds; 0 for a free one. */
   callbackPort: number;
+  /**
+   * Addresses the callback listener binds, from the host `redirectUri` names: `[::1]` → `::1`, `localhost` →
+   * `127.0.0.1` and `::1` (the browser may resolve it to either), otherwise `127.0.0.1`.
+   */
+  callbackHosts: readonly string[];
   callbackPath: string;
   /** The redirect URI sent to the authorization server when fixed by configuration. */
   redirectUri: string | undefined;
@@ -75,6 +80,7 @@ export async function resolveOAuthSettings(
   }
   let callbackPort = config.callbackPort ?? 0;
   let callbackPath = defaultCallbackPath;
+  let callbackHosts: readonly string[] = ['127.0.0.1'];
   let redirectUri: string | undefined;
   if (config.redirectUri !== undefined) {
     let url: URL;
@@ -96,6 +102,7 @@ export async function resolveOAuthSettings(
     }
     callbackPort = port;
     callbackPath = url.pathname;
+    callbackHosts = listenAddressesOf(url.hostname);
     redirectUri = config.redirectUri;
   } else if (config.callbackPort !== undefined) {
     redirectUri = `http://127.0.0.1:${config.callbackPort}${defaultCallbackPath}`;
@@ -110,8 +117,16 @@ export async function resolveOAuthSettings(
     clientMetadataUrl: config.clientMetadataUrl,
     callbackPort,
     callbackPath,
+    callbackHosts,
     redirectUri,
   };
+}
+
+/** The loopback addresses a redirect host reaches: where the callback listener must be for the browser to get there. */
+function listenAddressesOf(hostname: string): readonly string[] {
+  if (hostname === '[::1]') return ['::1'];
+  if (hostname === 'localhost') return ['127.0.0.1', '::1'];
+  return ['127.0.0.1'];
 }
 
 function isHttpsDocumentUrl(value: string): boolean {

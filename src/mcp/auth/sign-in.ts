@@ -48,6 +48,7 @@ export async function signIn(options: SignInOptions): Promise<CredentialRecord> 
   const state = randomBytes(32).toString('base64url');
   const callback = await startLoopbackCallback({
     port: settings.callbackPort,
+    hosts: settings.callbackHosts,
     path: settings.callbackPath,
     state,
     server,

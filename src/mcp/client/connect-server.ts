@@ -22,7 +22,7 @@ export interface ConnectMcpServerOptions {
   tools: readonly McpToolSnapshot[];
 }
 
-/** A ready connection to one MCP server, owned by the invocation that created it. */
+/** A ready connection to one MCP server, owned (and closed at its end) by the invocation that created it. */
 export interface McpServerConnection {
   readonly server: string;
   /** The negotiated protocol revision, such as `2026-07-28` or `2025-11-25`. */
@@ -35,8 +35,8 @@ export interface McpServerConnection {
    *   `STRATOS_MCP_CALL_CANCELLED`, `STRATOS_MCP_RESULT_TOO_LARGE`, `STRATOS_MCP_RESULT_TOO_DEEP`.
    */
   callTool(name: string, args?: Record<string, unknown>): Promise<McpToolResult>;
-  /** Closes the client and transport now, cancelling pending calls; the invocation also does it at its end. */
-  close(): Promise<void>;
+  // No close(): the invocation that created the connection closes it when it ends (there is no public early
+  // disposal); the resource it registered is the only way to close it.
 }
 
 /**
@@ -145,10 +145,6 @@ class Connection implements McpServerConnection {
 
   get protocolVersion(): string | undefined {
     return this.#session.protocolVersion;
-  }
-
-  close(): Promise<void> {
-    return this.#session.close();
   }
 
   callTool(name: string, args?: Record<string, unknown>): Promise<McpToolResult> {

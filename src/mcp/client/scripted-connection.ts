@@ -21,7 +21,7 @@ export async function connectScriptedServer(
   const snapshots = new Map(tools.map((tool) => [tool.name, tool]));
   const attributes = {'mcp.server': server, 'mcp.transport': 'scripted'};
   let closed = false;
-  const unregister = context.resources.register({
+  context.resources.register({
     label: `mcp:${server}`,
     close: async () => {
       closed = true;
@@ -34,10 +34,6 @@ export async function connectScriptedServer(
   return {
     server,
     protocolVersion: undefined,
-    async close() {
-      closed = true;
-      unregister();
-    },
     callTool(name, args) {
       return context.telemetry.operation(
         {
@@ -55,7 +51,7 @@ export async function connectScriptedServer(
           if (closed)
             throw new StratosError(
               'STRATOS_MCP_CALL_CANCELLED',
-              `The scripted connection to MCP server '${server}' was closed before tool '${name}' was called. Call its tools before closing the connection.`,
+              `The scripted connection to MCP server '${server}' was closed, because its workflow invocation ended, before tool '${name}' was called. Await every tool call inside run.`,
               {details: {server, tool: name}},
             );
           const scripted = scripts.mcpCall({workflow, server, tool: name, arguments: args ?? {}});

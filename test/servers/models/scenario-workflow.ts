@@ -29,6 +29,14 @@ export function scenarioManifest(
         : harness === 'opencode'
           ? '\n    model: openai/gpt-test'
           : '';
+  // The agents that get a beforeTool hook keep only built-in tools that hook can see (STRATOS_AGENT_HOOK_UNGUARDED):
+  // Codex's hosted web search, and every built-in tool of OpenCode, are out of its sight.
+  const guarded =
+    harness === 'codex'
+      ? '\n    disallowedTools: [web search]'
+      : harness === 'opencode'
+        ? '\n    disallowedTools: [bash, edit, glob, grep, read, skill, task, todowrite, webfetch, write]'
+        : '';
   return manifest(
     'agent-scenarios',
     `mcp:
@@ -51,14 +59,14 @@ export function scenarioManifest(
       args: ['-c', 'if [ -e "$0" ]; then exec "$@"; fi; echo this server cannot start >&2; exit 3', ${JSON.stringify(buildOnlyFlag(callLog))}, ${JSON.stringify(process.execPath)}, ${JSON.stringify(SERVE_SCRIPT)}, counter, --stdio]
 agents:
   main:
-    harness: ${harness}${model}
+    harness: ${harness}${model}${guarded}
     systemPrompt: {template: prompts/system.hbs, variables: {role: tester}}
     allowedMcps: [counter]
   plain:
     harness: ${harness}${model}
     allowedMcps: []
   slow:
-    harness: ${harness}${model}
+    harness: ${harness}${model}${guarded}
     allowedMcps: [slowcounter]
   broken:
     harness: ${harness}${model}

@@ -8,6 +8,8 @@ import {join} from 'node:path';
 import {chromium} from 'playwright-core';
 import {testPassword} from './authorization-server.ts';
 
+// The callback is on whichever loopback host the redirect names (`URL.hostname` keeps IPv6 brackets).
+const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) =>
   args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -50,7 +52,7 @@ async function main(): Promise<void> {
     await note('consent shown');
     await page.click(action === 'deny' ? '#deny' : '#approve');
     await page.waitForURL(
-      (target) => target.hostname === '127.0.0.1' && target.pathname.includes('/callback'),
+      (target) => loopbackHosts.has(target.hostname) && target.pathname.includes('/callback'),
       {
         timeout: 20_000,
       },

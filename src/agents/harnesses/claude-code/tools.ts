@@ -46,4 +46,6 @@ export const claudeCodeTools: HarnessToolCatalog = {
     ToolSearch: 'Claude Code loads deferred MCP tools through it.',
     StructuredOutput: 'Added by Claude Code when the agent has an output schema.',
   },
+  // Its native PreToolUse hook sees every tool, built-in and MCP.
+  unguarded: {},
 };

@@ -6,8 +6,9 @@
  * `--config`. When OPENAI_BASE_URL is set, it becomes a Responses API provider (`wire_api = "responses"`).
  * Tool hooks: the Codex SDK has no hook API, so an agent with a before-tool or after-tool hook gets the in-process
  * MCP hook bridge (../../mcp-hook-bridge.ts): Codex is given the bridge's URLs in place of the selected servers,
- * and the bridge runs the hooks around each MCP tool call. Built-in Codex tools (shell, apply_patch) are not
- * bridged, so the hooks see MCP tool calls only.
+ * and the bridge runs the hooks around each MCP tool call. A before-tool hook also sees Codex's own tools through
+ * Codex's native PreToolUse command hooks (./tool-hook.ts); only web_search, which runs at the model provider, stays
+ * out of its sight, and createAgent refuses a before-tool hook while it is enabled.
  */
 import {chmod, mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {createRequire} from 'node:module';
@@ -30,6 +31,7 @@ import {importHarnessSdk} from '../../load-harness.ts';
 import {type McpHookBridge, needsMcpHookBridge, startMcpHookBridge} from '../../mcp-hook-bridge.ts';
 import {describeToolCall} from '../../tool-call.ts';
 import {resolveCodexProvider} from './provider-setup.ts';
+import {type CodexToolHook, startCodexToolHook} from './tool-hook.ts';
 
 type CodexModule = typeof import('@openai/codex-sdk');
 
@@ -46,6 +48,7 @@ export const codexHarness: AgentHarness = {
     const sdk = await importHarnessSdk('codex', () => import('@openai/codex-sdk'));
     const launcherDirectory = await mkdtemp(join(tmpdir(), 'stratos-codex-'));
     let bridge: McpHookBridge | undefined;
+    let toolHook: CodexToolHook | undefined;
     let isolatedHome: string | undefined;
     try {
       if (resolveCodexProvider(options.provider, options.env).isolateHome) {
@@ -54,14 +57,25 @@ export const codexHarness: AgentHarness = {
         await mkdir(homes, {recursive: true, mode: 0o700});
         isolatedHome = await mkdtemp(join(homes, 'codex-'));
       }
+      // The session exists before the bridge or the tool hook can report to it; failures are forwarded once both exist.
+      let session: CodexSession | undefined;
+      const beforeTool = options.hooks.beforeTool;
+      if (beforeTool !== undefined) {
+        toolHook = await startCodexToolHook({
+          beforeTool,
+          directory: launcherDirectory,
+          emit: options.emit,
+          onHookFailure: (failure) => session?.failTurn(failure),
+        });
+      }
+      // Only Stratos's own hook command is configured (user configuration is ignored), so it needs no trust review.
+      const hookTrust = toolHook === undefined ? '' : ' --dangerously-bypass-hook-trust';
       const launcher = join(launcherDirectory, 'codex');
       await writeFile(
         launcher,
-        `#!/bin/sh\nsub="$1"; shift\nexec "${findCodexBinary()}" "$sub" --ignore-user-config "$@"\n`,
+        `#!/bin/sh\nsub="$1"; shift\nexec "${findCodexBinary()}" "$sub" --ignore-user-config${hookTrust} "$@"\n`,
       );
       await chmod(launcher, 0o700);
-      // The session exists before the bridge can report to it; failures are forwarded once both exist.
-      let session: CodexSession | undefined;
       if (needsMcpHookBridge(options.hooks, options.mcpServers)) {
         bridge = await startMcpHookBridge({
           harness: 'codex',
@@ -70,10 +84,11 @@ export const codexHarness: AgentHarness = {
           onHookFailure: (failure) => session?.failTurn(failure),
         });
       }
-      session = new CodexSession(sdk, options, launcher, launcherDirectory, bridge, isolatedHome);
+      session = new CodexSession(sdk, options, launcher, launcherDirectory, bridge, isolatedHome, toolHook);
       return session;
     } catch (error) {
       await bridge?.close();
+      await toolHook?.close();
       await rm(launcherDirectory, {recursive: true, force: true});
       if (isolatedHome !== undefined) await rm(isolatedHome, {recursive: true, force: true});
       throw error;
@@ -93,6 +108,8 @@ class CodexSession implements HarnessSession {
   #closed = false;
   #running: AbortController | undefined;
   #bridge: McpHookBridge | undefined;
+  /** Codex's native PreToolUse hook, when the agent has a before-tool hook. */
+  #toolHook: CodexToolHook | undefined;
   /** The first control hook that threw during the running turn: the turn is aborted and fails with it. */
   #hookFailure: HookFailure | undefined;
 
@@ -103,7 +120,9 @@ class CodexSession implements HarnessSession {
     launcherDirectory: string,
     bridge: McpHookBridge | undefined,
     isolatedHome: string | undefined,
+    toolHook: CodexToolHook | undefined,
   ) {
+    this.#toolHook = toolHook;
     this.#isolatedHome = isolatedHome;
     this.#sdk = sdk;
     this.#options = options;
@@ -131,6 +150,7 @@ class CodexSession implements HarnessSession {
       ...(o.tools.removed.includes('view_image') ? {tools: {view_image: false}} : {}),
       ...(o.systemPrompt === undefined ? {} : {developer_instructions: o.systemPrompt}),
       mcp_servers: this.#bridge === undefined ? toNativeServers(mcpServers) : toBridgedServers(this.#bridge),
+      ...this.#toolHook?.config,
     };
     // The provider's own configuration and credentials (./provider-setup.ts); Azure gets a CODEX_HOME of its own,
     // so a saved ChatGPT login can never stand in for a failing Azure setup.
@@ -294,6 +314,7 @@ class CodexSession implements HarnessSession {
       }),
     );
     await this.#bridge?.close();
+    await this.#toolHook?.close();
     await rm(this.#launcherDirectory, {recursive: true, force: true});
     if (this.#isolatedHome !== undefined) await rm(this.#isolatedHome, {recursive: true, force: true});
   }

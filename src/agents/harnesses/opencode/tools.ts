@@ -20,4 +20,13 @@ export const openCodeTools: HarnessToolCatalog = {
   fixed: {
     question: 'Waits for a person; Stratos always removes it, since agents run noninteractively.',
   },
+  // Tool hooks reach OpenCode through the MCP hook bridge, which only MCP tool calls pass through.
+  unguarded: Object.fromEntries(
+    ['bash', 'edit', 'glob', 'grep', 'read', 'skill', 'task', 'todowrite', 'webfetch', 'write'].map(
+      (tool) => [
+        tool,
+        'OpenCode runs its built-in tools itself; only MCP tool calls pass through the MCP hook bridge',
+      ],
+    ),
+  ),
 };
