@@ -1,4 +1,4 @@
-// The two floors Stratos's cached paths are held to (docs/performance.md, issue 11), each measured side by side
+// The two floors Stratos's cached paths are held to (docs/performance.md), each measured side by side
 // with its baseline in one run, as medians of paired runs of real processes:
 //   1. a cached `stratos run` of a trivial workflow (one strict string input, one output) against a plain Node
 //      script that imports zod and parses the same input with the same schemas: at most 1.2x;

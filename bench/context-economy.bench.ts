@@ -1,6 +1,6 @@
 // Context economy: how many tokens Stratos puts in front of an agent. Counted with a real tokenizer (see
 // tokens.ts), from the real built CLI's output and from the request bodies the real harness binaries send to a
-// scripted model server. Targets (issue 17): `stratos --help` (command summary plus SKILL.md) under 3,000 tokens,
+// scripted model server. Targets: `stratos --help` (command summary plus SKILL.md) under 3,000 tokens,
 // one `list --json` catalog entry under 60, and 0 tokens added to each request of a plain agent.
 import {spawn, spawnSync} from 'node:child_process';
 import {cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';

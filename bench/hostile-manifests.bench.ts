@@ -1,4 +1,4 @@
-// `stratos list` with one hostile workflow among many (issue 20, item 12): 100 ordinary workflows alone, then with
+// `stratos list` with one hostile workflow among many: 100 ordinary workflows alone, then with
 // one manifest of each hostile kind beside them (1 MB of unknown keys just under the size limit, 10 MB of blank
 // lines over it, a 2.5 MB agents map over it, YAML nested 5,000 levels deep). Medians of side-by-side real processes;
 // the figure that matters is the ratio to the ordinary list. Not part of `npm test`.

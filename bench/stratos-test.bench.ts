@@ -1,6 +1,6 @@
 // `stratos test` with 50 cases of a workflow with an agent and MCP calls (two scripted agent executes and two
 // scripted tool calls per case) against the same workflow with 1 case, both through the built CLI after a warm
-// build. Target (issue 21): the 50 cases in a few seconds; the ratio shows what a case costs beyond CLI start-up.
+// build. Target: the 50 cases in a few seconds; the ratio shows what a case costs beyond CLI start-up.
 import {spawnSync} from 'node:child_process';
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';

@@ -1,4 +1,4 @@
-// Hardening, bad input gets a clear coded error fast (issue 20, items 12-14 and 16), through the real CLI: manifest
+// Hardening, bad input gets a clear coded error fast, through the real CLI: manifest
 // size, line and depth limits, linear validation with a bounded list of findings, coded errors where Stratos
 // used to fail with STRATOS_INTERNAL, reserved names, unknown harnesses, repeated flags, and large inputs from a
 // file or stdin. Timing belongs to bench/hostile-manifests.bench.ts, not here.

@@ -1,4 +1,4 @@
-// Hardening, data loss and writes outside the workflow (issue 20, items 2-5), through the real CLI: a result that
+// Hardening, data loss and writes outside the workflow, through the real CLI: a result that
 // cannot be serialized fails before run.json says succeeded, a symlinked or odd credential file is refused and left
 // as it is (unknown fields survive a rewrite), and ignore rules go only into roots Stratos owns.
 import assert from 'node:assert/strict';

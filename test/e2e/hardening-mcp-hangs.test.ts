@@ -1,4 +1,4 @@
-// Hardening, hangs and leftover processes of stdio MCP servers (issue 20, items 10 and 11), through the real CLI:
+// Hardening, hangs and leftover processes of stdio MCP servers, through the real CLI:
 // a server that never answers fails at the connect limit (once, naming the server, its stderr tail and the real
 // duration), a build waiting on one is cancelled by SIGINT, and background processes a server started are ended
 // with its process group when Stratos closes the connection.

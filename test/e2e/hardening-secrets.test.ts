@@ -1,4 +1,4 @@
-// Hardening, secrets and hostile text on the terminal (issue 20, items 6-8), through the real CLI: values resolved
+// Hardening, secrets and hostile text on the terminal, through the real CLI: values resolved
 // from {env:} and {file:} references never reach the --json envelope, error messages and causes, the echo of
 // workflow console output or a stdio server's stderr tail; descriptions with terminal escapes are rejected and
 // readable output escapes control characters.

@@ -1,4 +1,4 @@
-// Hardening, cancellation (issue 20, item 9), through the real CLI as a subprocess: the first SIGINT or SIGTERM
+// Hardening, cancellation, through the real CLI as a subprocess: the first SIGINT or SIGTERM
 // cancels a sleeping workflow (its signal fires), prints the STRATOS_RUN_CANCELLED envelope, exits non-zero and
 // records `cancelled`; a second signal exits at once and still records `cancelled`; a SIGKILLed run is reconciled
 // to a final state by the next command that reads runs.

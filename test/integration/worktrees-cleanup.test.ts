@@ -1,4 +1,4 @@
-// Cleaning up agent worktrees with the real git binary: every cleanup case and every data-loss bug of issue 16.
+// Cleaning up agent worktrees with the real git binary: every cleanup case and every data-loss case.
 // In each keep case the checkout and its work must survive; in each remove case the branch must.
 import assert from 'node:assert/strict';
 import {readFile, stat, writeFile} from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Creating and reusing agent worktrees with the real git binary: every creation case of issue 16.
+// Creating and reusing agent worktrees with the real git binary: every creation case.
 import assert from 'node:assert/strict';
 import {mkdir, mkdtemp, readFile, rm, stat, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';

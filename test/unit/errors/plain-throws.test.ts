@@ -1,4 +1,4 @@
-// Every failure a user can see is a StratosError with a listed code (issue 10: plain `throw new Error` remained in
+// Every failure a user can see is a StratosError with a listed code (plain `throw new Error` once remained in
 // the harness adapters, OAuth provider callbacks, run folders ...). This scan fails on any plain
 // `throw new Error(` / `reject(new Error(` (or TypeError, RangeError ...) in src/ that is not on the allow-list
 // below, and on an allow-list entry that no longer matches anything (so the list cannot grow stale).

@@ -1,5 +1,5 @@
 // Every error code that a JSDoc @throws names is raised somewhere: a documented code is a promise to callers who
-// branch on it (issue 10: STRATOS_MCP_AUTH_FAILED was named in four @throws and raised nowhere).
+// branch on it (once STRATOS_MCP_AUTH_FAILED was named in four @throws and raised nowhere).
 import assert from 'node:assert/strict';
 import {readdirSync, readFileSync} from 'node:fs';
 import {join, relative} from 'node:path';
