@@ -135,11 +135,3 @@ export class HookFailure extends Error {
     this.hook = hook;
   }
 }
-
-export async function callHook<T>(hook: string, fn: () => T | Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    throw new HookFailure(hook, error);
-  }
-}

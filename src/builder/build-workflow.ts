@@ -52,14 +52,6 @@ export interface WorkflowBuildResult {
   durationMs: number;
 }
 
-/** A workflow built (or reused) and its module loaded, both under its build lock. */
-export interface LoadedBuild {
-  build: WorkflowBuildResult;
-  record: BuildRecord;
-  manifest: WorkflowManifest;
-  definition: WorkflowDefinition;
-}
-
 /** Builds one workflow and, first, the child workflows it references. */
 export function buildWorkflow(
   handle: WorkflowHandle,

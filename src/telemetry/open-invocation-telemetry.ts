@@ -7,7 +7,7 @@
 import type {SourceLocation} from '../errors/index.ts';
 import {packageVersion} from '../internal/package-info.ts';
 import {RunArtifacts} from './artifacts/run-artifacts.ts';
-import {type RunStatus, summarizeValue} from './artifacts/run-record.ts';
+import {RUN_SCHEMA_VERSION, type RunStatus, summarizeValue} from './artifacts/run-record.ts';
 import {installConsoleCapture} from './console-capture.ts';
 import {credentialEnvironmentValues, isCredentialEnvironmentName} from './environment-secrets.ts';
 import {type ExporterSettings, type HeaderResolver, resolveDestinations} from './export/destinations.ts';
@@ -85,7 +85,7 @@ export async function openInvocationTelemetry(
       run.artifacts = await RunArtifacts.create(
         options.stratosHome,
         {
-          schemaVersion: 1,
+          schemaVersion: RUN_SCHEMA_VERSION,
           executionId: options.executionId,
           traceId: run.traceId,
           workflow: {
