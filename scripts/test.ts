@@ -2,10 +2,10 @@
 // (tsconfig.check.json, no output), checks the layering rule, then runs every test with Node's own runner. Each
 // step stops the run on failure.
 import {spawnSync} from 'node:child_process';
-import {globSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {dirname, join} from 'node:path';
 import {ensureChromium} from './ensure-chromium.ts';
+import {listTestFiles} from './test-files.ts';
 
 const major = Number(process.versions.node.split('.')[0]);
 if (major !== 24) {
@@ -20,7 +20,7 @@ ensureChromium();
 // The conformance scenarios measure client timing (SSE retry within 200 ms of the server's retry field): they run
 // last and alone, so the rest of the suite's processes do not load the machine while they are measured.
 const requested = process.argv.slice(2);
-const all = globSync('test/**/*.test.ts').sort();
+const all = listTestFiles();
 const timingSensitive = all.filter((file) => file.startsWith('test/conformance/'));
 const rest = all.filter((file) => !timingSensitive.includes(file));
 const runTests = (files: string[], concurrency: number): [string, string[]] => [

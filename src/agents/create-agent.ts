@@ -394,6 +394,11 @@ class AgentSession<Output> implements Agent<Output> {
         this.#established = true;
         return result;
       } catch (error) {
+        if (!this.#established && isStartupFailure(error)) {
+          // The native session never got going: a failed initialization, so a later execute starts a new one.
+          await this.#discardSession(session);
+          throw this.#runError(error, signal);
+        }
         if (this.#established || !(error instanceof ModelUnavailableError) || signal.aborted) {
           this.#established = true;
           throw this.#runError(error, signal);
@@ -403,6 +408,13 @@ class AgentSession<Output> implements Agent<Output> {
         this.#observer = undefined;
       }
     }
+  }
+
+  /** Forgets a session that failed to start, closing what it did start; the conversation never began. */
+  async #discardSession(session: HarnessSession): Promise<void> {
+    this.#session = undefined;
+    this.#state = 'new';
+    await session.close().catch(() => {});
   }
 
   /**
@@ -679,6 +691,14 @@ class AgentSession<Output> implements Agent<Output> {
     await session?.close();
     await this.#running?.done.catch(() => {});
   }
+}
+
+/**
+ * A first turn that failed because the native session could not start what it needs before any request (a
+ * selected MCP server): the same object may try again.
+ */
+function isStartupFailure(error: unknown): boolean {
+  return isStratosError(error) && error.code === 'STRATOS_MCP_CONNECT_FAILED';
 }
 
 async function runLifecycleHook(

@@ -107,6 +107,19 @@ async function ensureRootPackageJson(root: string): Promise<void> {
       {location: {file}},
     );
   }
+  await recordSdkVersion(file, existing);
+}
+
+/**
+ * A root package.json Stratos wrote records the SDK version its links point at: a build by another CLI version
+ * relinks the root, so the record follows. A package.json the author wrote is left as it is.
+ */
+async function recordSdkVersion(file: string, existing: Record<string, unknown>): Promise<void> {
+  if (existing.description !== rootMarker) return;
+  const recorded = isRecord(existing.stratos) ? existing.stratos : {};
+  if (recorded.sdkVersion === packageVersion()) return;
+  const content = {...existing, stratos: {...recorded, sdkVersion: packageVersion()}};
+  await writeFileAtomic(file, `${JSON.stringify(content, null, 2)}\n`);
 }
 
 function ensureLink(linkPath: string, target: string): void {

@@ -1,7 +1,7 @@
 // Child workflows through the real CLI: typed calls, separate invocations, failures, schema changes reaching the
 // parent's type check, build-time cycles, children named only at run time, project-wide builds, overrides and bindings.
 import assert from 'node:assert/strict';
-import {readFile, stat, writeFile} from 'node:fs/promises';
+import {mkdir, readFile, stat, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {createTempProject, manifest, type TempProject} from '../helpers/temp-project.ts';
@@ -241,4 +241,54 @@ test('a project-wide build continues past a broken unrelated workflow; a broken 
   } finally {
     await mixed.remove();
   }
+});
+
+test("a child keeps the parent's invocation directory, not its own folder", async () => {
+  await project.writeWorkflow('where-child', {
+    'workflow.yaml': manifest('where-child'),
+    'workflow.ts': `import {currentExecution, workflow} from '@stratoscli/stratos';
+import {z} from 'zod';
+
+export default workflow({
+  input: z.strictObject({}),
+  output: z.object({
+    invocationDirectory: z.string().describe('The child invocation directory'),
+    workflowDirectory: z.string().describe('The child folder'),
+  }),
+  run() {
+    const {invocationDirectory, workflowDirectory} = currentExecution();
+    return {invocationDirectory, workflowDirectory};
+  },
+});
+`,
+  });
+  const parentDirectory = await project.writeWorkflow('where-parent', {
+    'workflow.yaml': manifest('where-parent'),
+    'workflow.ts': `import {currentExecution, workflow} from '@stratoscli/stratos';
+import {z} from 'zod';
+import createChild from '../.generated/where-child.js';
+
+export default workflow({
+  input: z.strictObject({}),
+  output: z.object({
+    parent: z.string().describe('The parent invocation directory'),
+    child: z.string().describe('The child invocation directory'),
+    childFolder: z.string().describe('The child folder'),
+  }),
+  async run() {
+    const child = await createChild().execute({});
+    return {parent: currentExecution().invocationDirectory, child: child.invocationDirectory, childFolder: child.workflowDirectory};
+  },
+});
+`,
+  });
+  // Started by folder path from a directory that is neither the project nor a workflow folder.
+  const elsewhere = join(project.cwd, 'elsewhere');
+  await mkdir(elsewhere, {recursive: true});
+  const result = await project.cli(['run', parentDirectory, '--input', '{}', '--json'], {cwd: elsewhere});
+  assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+  const {parent, child, childFolder} = result.json.data.output;
+  assert.equal(parent, elsewhere);
+  assert.equal(child, parent);
+  assert.equal(childFolder, join(project.projectRoot, 'where-child'));
 });

@@ -105,3 +105,30 @@ test('a different authorization server later is refused before any token or secr
     oauth.useAuthorizationServer(undefined);
   }
 });
+
+test('two concurrent first uses signing in to the same server keep one record with its tokens', async () => {
+  const fresh = await createOAuthProject(oauth.mcpUrl, {
+    authYaml: ['clientId: stratos-confidential', 'clientSecret: "{env:STRATUM_CLIENT_SECRET}"'],
+  });
+  try {
+    const runs = await Promise.all(
+      ['alice', 'bob'].map((user) =>
+        fresh.run(
+          ['run', 'uses-stratum', '--input', '{"text":"hi"}', '--json'],
+          env({BROWSER: browserCommand({user})}),
+        ),
+      ),
+    );
+    for (const run of runs) assert.equal(run.exitCode, 0, run.stdout + run.stderr);
+    const {records} = await fresh.readCredentials();
+    assert.equal(records.length, 1, 'one credential record for the URL, server and client');
+    assert.equal(records[0]!.authorizationServer, issuer);
+    assert.equal(records[0]!.clientId, 'stratos-confidential');
+    assert.equal(typeof records[0]!.accessToken, 'string', 'no sign-in was lost to the other');
+    assert.equal(typeof records[0]!.refreshToken, 'string');
+    assert.equal(records[0]!.clientSecret, canary);
+    await assertNoSecretsLeaked(fresh, [canary, ...(await storedSecrets(fresh))]);
+  } finally {
+    await fresh.remove();
+  }
+});

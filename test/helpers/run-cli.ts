@@ -17,11 +17,13 @@ export interface RunCliOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** Another copy of the CLI's bin/stratos.js to run instead of this checkout's (a simulated other version). */
+  cli?: string;
 }
 
 export function runCli(args: readonly string[], options: RunCliOptions): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], {
+    const child = spawn(process.execPath, [options.cli ?? cliPath, ...args], {
       cwd: options.cwd,
       env: {...cleanEnv(), ...options.env},
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import {mkdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
+import {manifest} from '../helpers/temp-project.ts';
 import {
   type AnthropicReply,
   type AnthropicTurn,
@@ -13,6 +14,7 @@ import {
   toolCall,
 } from '../servers/models/anthropic.ts';
 import {createHarnessHome} from '../servers/models/harness-env.ts';
+import {plantClaudeProjectConfig} from '../servers/models/project-config.ts';
 import {
   defineHarnessMatrix,
   type HarnessDriver,
@@ -73,6 +75,7 @@ const driver: HarnessDriver = {
     };
   },
   createHome: (server) => createHarnessHome({anthropicUrl: server.url}),
+  plantProjectConfig: plantClaudeProjectConfig,
   async plantUserConfig(home) {
     await writeFile(
       join(home.env.CLAUDE_CONFIG_DIR!, '.claude.json'),
@@ -98,4 +101,64 @@ test('claude-code: disallowedTools removes built-in tools (shared and native nam
 
 test('claude-code: a denied call reaches the model as an error tool result with the feedback', async () => {
   assert.match(await matrix.run('hook-deny'), /DENIED-BY-HOOK.*\(error\)/s);
+});
+
+test('claude-code: a parent agent and a child agent share the run admission limit (maxActive 1)', async () => {
+  const agents = 'agents:\n  worker:\n    harness: claude-code\n    allowedMcps: []\n';
+  const agentWorkflow = (
+    body: string,
+    imports = '',
+  ) => `import {createAgent, workflow} from '@stratoscli/stratos';
+import {z} from 'zod';
+${imports}
+export default workflow({
+  input: z.strictObject({}),
+  output: z.object({texts: z.array(z.string()).describe('The agent answers')}),
+  async run() {
+    ${body}
+  },
+});
+`;
+  await matrix.project.writeWorkflow('admit-child', {
+    'workflow.yaml': manifest('admit-child', agents),
+    'workflow.ts': agentWorkflow(
+      "return {texts: [await createAgent('worker').execute('SLOW ADMIT-child')]};",
+    ),
+  });
+  await matrix.project.writeWorkflow('admit-parent', {
+    'workflow.yaml': manifest('admit-parent', agents),
+    'workflow.ts': agentWorkflow(
+      `const [own, child] = await Promise.all([
+      createAgent('worker').execute('SLOW ADMIT-parent'),
+      createChild().execute({}),
+    ]);
+    return {texts: [own, ...child.texts]};`,
+      "import createChild from '../.generated/admit-child.js';\n",
+    ),
+  });
+  const settings = join(matrix.project.home, 'settings.json');
+  await writeFile(settings, JSON.stringify({agents: {maxActive: 1, maxOutstanding: 4}}));
+  try {
+    const result = await matrix.project.cli(['run', 'admit-parent', '--input', '{}', '--json'], {
+      env: matrix.home.env,
+    });
+    assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+    assert.deepEqual(result.json.data.output.texts, ['slow answer', 'slow answer']);
+  } finally {
+    await writeFile(settings, '{}');
+  }
+  // Every request of either agent (side requests included) against every request of the other.
+  const of = (marker: string) =>
+    matrix.server.requests.filter((r) => JSON.stringify(r.body).includes(marker));
+  const parent = of('ADMIT-parent');
+  const child = of('ADMIT-child');
+  assert.ok(parent.length > 0 && child.length > 0, 'both agents reached the model');
+  for (const a of parent) {
+    for (const b of child) {
+      const apart =
+        (a.endedStep ?? Number.POSITIVE_INFINITY) < (b.arrivedStep ?? 0) ||
+        (b.endedStep ?? Number.POSITIVE_INFINITY) < (a.arrivedStep ?? 0);
+      assert.ok(apart, 'a parent request and a child request were in flight at the same time');
+    }
+  }
 });

@@ -7,6 +7,7 @@ import {join} from 'node:path';
 import {test} from 'node:test';
 import {createHarnessHome} from '../servers/models/harness-env.ts';
 import {startResponsesServer} from '../servers/models/openai-responses.ts';
+import {plantCodexProjectConfig} from '../servers/models/project-config.ts';
 import {defineHarnessMatrix, type HarnessDriver} from './harness-matrix.ts';
 import {toMatrixTurn, toResponsesReply} from './matrix-codex.ts';
 
@@ -27,6 +28,7 @@ const driver: HarnessDriver = {
     };
   },
   createHome: (server) => createHarnessHome({openaiUrl: server.url}),
+  plantProjectConfig: plantCodexProjectConfig,
   async plantUserConfig(home) {
     await writeFile(
       join(home.env.CODEX_HOME!, 'config.toml'),

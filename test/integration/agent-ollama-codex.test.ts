@@ -4,6 +4,7 @@
 import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {parseResponsesTurn} from '../servers/models/openai-responses.ts';
+import {plantCodexProjectConfig} from '../servers/models/project-config.ts';
 import {type OllamaServer, startOllamaServer} from '../servers/ollama/index.ts';
 import {createOllamaHarnessHome, type OtherHosts, startOtherHosts} from '../servers/ollama/other-hosts.ts';
 import {defineHarnessMatrix, type HarnessDriver} from './harness-matrix.ts';
@@ -43,6 +44,7 @@ const driver: HarnessDriver = {
     };
   },
   createHome: (server) => createOllamaHarnessHome(server.url, other),
+  plantProjectConfig: plantCodexProjectConfig,
   async plantUserConfig(home) {
     await writeFile(
       join(home.env.CODEX_HOME!, 'config.toml'),

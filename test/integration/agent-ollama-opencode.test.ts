@@ -5,6 +5,7 @@
 import {mkdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {parseChatTurn} from '../servers/models/openai-chat.ts';
+import {plantOpenCodeProjectConfig} from '../servers/models/project-config.ts';
 import {type OllamaServer, startOllamaServer} from '../servers/ollama/index.ts';
 import {createOllamaHarnessHome, type OtherHosts, startOtherHosts} from '../servers/ollama/other-hosts.ts';
 import {defineHarnessMatrix, type HarnessDriver} from './harness-matrix.ts';
@@ -44,6 +45,7 @@ const driver: HarnessDriver = {
     };
   },
   createHome: (server) => createOllamaHarnessHome(server.url, other),
+  plantProjectConfig: plantOpenCodeProjectConfig,
   async plantUserConfig(home) {
     const user = {
       model: 'anthropic/claude-never',

@@ -8,6 +8,7 @@ import {join} from 'node:path';
 import {test} from 'node:test';
 import {createHarnessHome} from '../servers/models/harness-env.ts';
 import {startChatServer} from '../servers/models/openai-chat.ts';
+import {plantOpenCodeProjectConfig} from '../servers/models/project-config.ts';
 import {defineHarnessMatrix, type HarnessDriver} from './harness-matrix.ts';
 import {toChatReply, toMatrixTurn} from './matrix-opencode.ts';
 
@@ -28,6 +29,7 @@ const driver: HarnessDriver = {
     };
   },
   createHome: (server) => createHarnessHome({openaiUrl: server.url}, {xdg: true}),
+  plantProjectConfig: plantOpenCodeProjectConfig,
   async plantUserConfig(home) {
     const user = {
       model: 'anthropic/claude-never',

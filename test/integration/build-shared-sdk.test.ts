@@ -2,10 +2,11 @@
 // running CLI, so it sees the runtime's own AsyncLocalStorage. With a second SDK instance currentExecution() would
 // throw STRATOS_RUNTIME_NO_CONTEXT; here it returns the execution id and the directory the CLI was started in.
 import assert from 'node:assert/strict';
-import {lstat, mkdir, readFile, readlink, realpath} from 'node:fs/promises';
+import {cp, lstat, mkdir, readFile, readlink, realpath, symlink, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {fileURLToPath, pathToFileURL} from 'node:url';
+import {runCli} from '../helpers/run-cli.ts';
 import {createTempProject, manifest, type TempProject} from '../helpers/temp-project.ts';
 
 const packageDirectory = fileURLToPath(new URL('../../', import.meta.url));
@@ -112,4 +113,58 @@ test('currentExecution() outside a running workflow throws STRATOS_RUNTIME_NO_CO
       return true;
     },
   );
+});
+
+test('a different CLI version relinks the root, updates its recorded SDK version and rebuilds the workflow', async () => {
+  const first = await project.cli(['build', 'where', '--json']);
+  assert.equal(first.exitCode, 0, first.stdout + first.stderr);
+  const rootPackageFile = join(project.projectRoot, 'package.json');
+  const link = join(project.projectRoot, 'node_modules', '@stratoscli', 'stratos');
+  const recordFile = join(directory, 'dist', '.stratos-build.json');
+  const cliVersion = JSON.parse(await readFile(join(packageDirectory, 'package.json'), 'utf8')).version;
+  assert.equal(JSON.parse(await readFile(rootPackageFile, 'utf8')).stratos.sdkVersion, cliVersion);
+
+  // Another installed copy of the package, differing only in its version: its own bin and dist (Node resolves
+  // modules by real path, so a linked dist would report this checkout's version), the same dependencies.
+  const other = join(project.cwd, '..', 'other-stratos');
+  await cp(join(packageDirectory, 'bin'), join(other, 'bin'), {recursive: true});
+  await cp(join(packageDirectory, 'dist'), join(other, 'dist'), {recursive: true});
+  await symlink(join(packageDirectory, 'node_modules'), join(other, 'node_modules'), 'dir');
+  const pkg = JSON.parse(await readFile(join(packageDirectory, 'package.json'), 'utf8'));
+  const otherVersion = `${cliVersion}-other.1`;
+  await writeFile(join(other, 'package.json'), JSON.stringify({...pkg, version: otherVersion}, null, 2));
+
+  const run = await runCli(['run', 'where', '--json'], {
+    cwd: project.cwd,
+    env: project.env,
+    cli: join(other, 'bin', 'stratos.js'),
+  });
+  assert.equal(run.exitCode, 0, run.stdout + run.stderr);
+  assert.equal(
+    await realpath(await readlink(link)),
+    await realpath(other),
+    'the link now names the other copy',
+  );
+  assert.equal(
+    JSON.parse(await readFile(rootPackageFile, 'utf8')).stratos.sdkVersion,
+    otherVersion,
+    'the root records the version its link points at',
+  );
+  assert.equal(
+    JSON.parse(await readFile(recordFile, 'utf8')).sdkVersion,
+    otherVersion,
+    'rebuilt by the other version',
+  );
+  assert.ok(
+    (await realpath(fileURLToPath(run.json.data.output.sdkUrl))).startsWith(await realpath(other)),
+    'the workflow loaded the other copy',
+  );
+
+  // And back: this checkout's CLI takes the root over again and rebuilds.
+  const back = await project.cli(['build', 'where', '--json']);
+  assert.equal(back.exitCode, 0, back.stdout + back.stderr);
+  assert.equal(back.json.data.workflows[0].status, 'built');
+  assert.equal(await realpath(await readlink(link)), await realpath(packageDirectory));
+  assert.equal(JSON.parse(await readFile(rootPackageFile, 'utf8')).stratos.sdkVersion, cliVersion);
+  assert.equal(JSON.parse(await readFile(recordFile, 'utf8')).sdkVersion, cliVersion);
 });

@@ -3,13 +3,20 @@
 // one normalized script below into that API (tool-call shapes, structured output, pauses) and back (what a
 // request offered and carried). Harness-specific cases stay in the adapter's own test file.
 import assert from 'node:assert/strict';
-import {readFile, rm, writeFile} from 'node:fs/promises';
+import {existsSync} from 'node:fs';
+import {mkdir, readFile, rm, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, afterEach, before, test as nodeTest} from 'node:test';
 import {createTempProject, type TempProject} from '../helpers/temp-project.ts';
+import {SERVE_SCRIPT} from '../servers/mcp/index.ts';
 import type {HarnessHome} from '../servers/models/harness-env.ts';
 import {survivingProcesses} from '../servers/models/harness-env.ts';
-import {buildOnlyFlag, scenarioManifest, scenarioWorkflow} from '../servers/models/scenario-workflow.ts';
+import {
+  agentFolder,
+  buildOnlyFlag,
+  scenarioManifest,
+  scenarioWorkflow,
+} from '../servers/models/scenario-workflow.ts';
 
 /** One model request, normalized across the APIs. */
 export interface MatrixTurn {
@@ -39,7 +46,8 @@ export type MatrixReply =
 
 export interface MatrixServer {
   url: string;
-  requests: {body: unknown}[];
+  /** Every request; `arrivedStep`/`endedStep` order arrivals and response ends (sse-server.ts). */
+  requests: {body: unknown; arrivedStep?: number; endedStep?: number}[];
   modelRequests(): unknown[];
   readonly abortedStreams: number;
   turns(): MatrixTurn[];
@@ -60,6 +68,11 @@ export interface HarnessDriver {
   skip?: Partial<Record<string, string>>;
   /** Plants the harness's user-level configuration with an MCP server named `usermcp`, which must never load. */
   plantUserConfig(home: HarnessHome): Promise<void>;
+  /**
+   * Plants the harness's project-level configuration in `directory` (the agent's working directory) with an MCP
+   * server named `projectmcp` started by `server`, which must never start.
+   */
+  plantProjectConfig(directory: string, server: {command: string; args: string[]}): Promise<void>;
 }
 
 /** What a harness-specific test in the same file uses. */
@@ -323,6 +336,41 @@ export function defineHarnessMatrix(driver: HarnessDriver): MatrixContext {
       [],
     );
     assert.equal(JSON.stringify(server.requests.map((r) => r.body)).includes('usermcp'), false);
+  });
+
+  test('a relative workingDirectory: the harness works in that folder, ignores its project MCP settings, cwd stays', async () => {
+    const folder = join(project.cwd, agentFolder);
+    const marker = join(project.home, 'projectmcp-started');
+    await mkdir(folder, {recursive: true});
+    await driver.plantProjectConfig(folder, {
+      command: '/bin/sh',
+      args: ['-c', 'touch "$0"; exec "$@"', marker, process.execPath, SERVE_SCRIPT, 'counter', '--stdio'],
+    });
+    const since = server.requests.length;
+    const {before, after, text} = await run('working-directory');
+    assert.equal(text, 'hello from the scripted model');
+    assert.equal(before, project.cwd, 'the workflow runs in the invocation directory');
+    assert.equal(after, project.cwd, "the agent did not change the process's working directory");
+    const bodies = server.requests.slice(since).map((r) => JSON.stringify(r.body));
+    // The harness tells its model where it works (side requests such as titles need not).
+    assert.ok(
+      bodies.some((body) => body.includes('TEXT WORKDIR') && body.includes(folder)),
+      `the harness reported ${folder} as its working directory`,
+    );
+    assert.equal(existsSync(marker), false, 'the project-level MCP server was started');
+    assert.equal(
+      bodies.some((body) => body.includes('projectmcp')),
+      false,
+      'the project-level MCP server was offered',
+    );
+  });
+
+  test('a failed start is retried on the same agent object once the cause is gone', async () => {
+    const flag = buildOnlyFlag(callLog);
+    const {first, second} = await run('retry-start', {...home.env, STRATOS_TEST_START_FLAG: flag});
+    assert.equal(first.ok, false);
+    assert.equal(first.error.code, 'STRATOS_MCP_CONNECT_FAILED');
+    assert.deepEqual(second, {ok: true, value: 'hello from the scripted model'});
   });
 
   test('admission: more agents than maxActive queue; past maxOutstanding a catchable error', async () => {

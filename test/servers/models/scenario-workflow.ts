@@ -75,7 +75,11 @@ agents:
   );
 }
 
-export const scenarioWorkflow = `import {AgentRunError, createAgent, isStratosError, workflow} from '@stratoscli/stratos';
+/** The folder, relative to the invocation directory, that the `working-directory` scenario's agent works in. */
+export const agentFolder = 'agent-folder';
+
+export const scenarioWorkflow = `import {rmSync, writeFileSync} from 'node:fs';
+import {AgentRunError, createAgent, isStratosError, workflow} from '@stratoscli/stratos';
 import {z} from 'zod';
 
 const failure = (error: unknown) => ({
@@ -197,6 +201,24 @@ async function scenario(name: string): Promise<unknown> {
       const agents = [1, 2, 3, 4].map(() => createAgent('plain'));
       const results = await Promise.all(agents.map((agent, i) => attempt(() => agent.execute('SLOW admission ' + i))));
       return results;
+    }
+    case 'working-directory': {
+      const before = process.cwd();
+      const text = await createAgent('plain', {workingDirectory: '${agentFolder}'}).execute('TEXT WORKDIR');
+      return {before, after: process.cwd(), text};
+    }
+    case 'retry-start': {
+      // The broken server starts only while its flag file exists (STRATOS_TEST_START_FLAG names it).
+      const flag = process.env.STRATOS_TEST_START_FLAG;
+      if (flag === undefined) throw new Error('STRATOS_TEST_START_FLAG is not set');
+      const agent = createAgent('broken');
+      const first = await attempt(() => agent.execute('TEXT first start'));
+      writeFileSync(flag, '');
+      try {
+        return {first, second: await attempt(() => agent.execute('TEXT second start'))};
+      } finally {
+        rmSync(flag, {force: true});
+      }
     }
     case 'fail-while-running': {
       const agent = createAgent('plain');

@@ -15,6 +15,10 @@ export interface RecordedRequest {
   // biome-ignore lint/suspicious/noExplicitAny: request bodies of every shape
   body: any;
   receivedAt: number;
+  /** Position of this request's arrival and of its response's end in one order of server events: two requests
+   * were in flight at once when each arrived before the other ended (no clock involved). */
+  arrivedStep: number;
+  endedStep?: number;
 }
 
 export interface ModelServer {
@@ -39,7 +43,7 @@ export async function listenModelServer(route: RouteHandler): Promise<ModelServe
   const requests: RecordedRequest[] = [];
   const model = new Set<RecordedRequest>();
   const open = new Set<RecordedRequest>();
-  const state = {abortedStreams: 0};
+  const state = {abortedStreams: 0, step: 0};
   const server = createServer((incoming, response) => {
     void handle(incoming, response);
   });
@@ -57,14 +61,17 @@ export async function listenModelServer(route: RouteHandler): Promise<ModelServe
       headers: incoming.headers,
       body,
       receivedAt: Date.now(),
+      arrivedStep: 0,
     };
     if (request.method === 'GET' && request.path === '/__test/open-streams') {
       const streams = [...open].map((r) => JSON.stringify(r.body ?? null));
       response.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify({streams}));
       return;
     }
+    request.arrivedStep = ++state.step;
     requests.push(request);
     response.on('close', () => {
+      request.endedStep = ++state.step;
       open.delete(request);
       if (!response.writableEnded) state.abortedStreams += 1;
     });

@@ -2,7 +2,7 @@
  * The Codex model provider an agent runs on, as native Codex configuration (design philosophy, "Respect the native
  * authentication boundary"):
  * - `openai` (the default): Codex's own OpenAI provider with an API key or native login; when OPENAI_BASE_URL is
- *   set it becomes a Responses API provider at that URL.
+ *   set it becomes a Responses API provider at that URL, with the same key or login.
  * - `azure`: Azure OpenAI through the Responses API (`<resource>/openai/v1`), authenticated by the environment key
  *   AZURE_OPENAI_API_KEY. OpenAI keys, OPENAI_BASE_URL and the saved ChatGPT login are kept away from Codex, so a
  *   failing Azure setup fails instead of reaching another account.
@@ -47,7 +47,10 @@ export function resolveCodexProvider(
             stratos_openai: {
               name: 'OpenAI (OPENAI_BASE_URL)',
               base_url: baseUrl,
-              env_key: 'OPENAI_API_KEY',
+              // The key in the environment, else the native login (`codex login`, auth.json in CODEX_HOME).
+              ...((env.OPENAI_API_KEY ?? '') === ''
+                ? {requires_openai_auth: true}
+                : {env_key: 'OPENAI_API_KEY'}),
               wire_api: 'responses',
             },
           },
