@@ -1,24 +1,18 @@
-// OTLP trace schema for the test receiver, loaded with protobufjs from the official
-// opentelemetry-proto v1 .proto files shipped in the `otlp-protos` devDependency (an alias of
-// @opentelemetry/otlp-grpc-exporter-base@0.36.1, which publishes them under build/protos). This is
-// the single source of truth for HTTP/protobuf decoding, the OTLP/JSON mapping and the gRPC service.
+// OTLP trace schema for the test receiver, loaded with protobufjs from the official opentelemetry-proto v1 .proto
+// files in ./protos (copied, with their Apache-2.0 headers, from the protos that
+// @opentelemetry/otlp-grpc-exporter-base@0.36.1 publishes under build/protos; only the four the trace service
+// needs). This is the single source of truth for HTTP/protobuf decoding, the OTLP/JSON mapping and the gRPC service.
 //
 // Those protos are an older revision of opentelemetry-proto: fields added later (for example span
 // `flags`, InstrumentationScope `attributes` or the response's `partial_success`) are absent.
 // protobufjs skips unknown fields when decoding binary messages and fromObject ignores unknown JSON
 // keys, and the receiver reads none of those fields, so newer exporters decode unchanged; the
 // success response is an empty ExportTraceServiceResponse, which is valid in every revision.
-import {createRequire} from 'node:module';
 import path from 'node:path';
 import type {MethodDefinition, ServiceDefinition} from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 
-// The package has no "exports" map, so its package.json is resolvable directly.
-const protoDir = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('otlp-protos/package.json')),
-  'build',
-  'protos',
-);
+const protoDir = path.join(import.meta.dirname, 'protos');
 const serviceFile = 'opentelemetry/proto/collector/trace/v1/trace_service.proto';
 
 const root = new protobuf.Root();
