@@ -23,7 +23,8 @@ export interface AgentTarget {
 export function describeAgentConfiguration(options: {
   name: string;
   settings: Readonly<ResolvedAgentSettings>;
-  target: AgentTarget;
+  /** Undefined while model preferences have not chosen one yet (selection records its choice itself). */
+  target: AgentTarget | undefined;
   tools: ToolSelection | undefined;
   structured: boolean;
 }): TelemetryAttributes {
@@ -31,9 +32,13 @@ export function describeAgentConfiguration(options: {
   return {
     'gen_ai.agent.name': options.name,
     'stratos.agent.name': options.name,
-    'stratos.agent.harness': target.harness,
-    'gen_ai.provider.name': target.provider ?? findHarness(target.harness).providers[0],
-    'gen_ai.request.model': target.model,
+    ...(target === undefined
+      ? {}
+      : {
+          'stratos.agent.harness': target.harness,
+          'gen_ai.provider.name': target.provider ?? findHarness(target.harness).providers[0],
+          'gen_ai.request.model': target.model,
+        }),
     'stratos.agent.models': settings.models,
     'stratos.agent.effort': settings.effort,
     'gen_ai.output.type': options.structured ? 'json' : 'text',

@@ -297,7 +297,7 @@ class AgentSession<Output> implements Agent<Output> {
           attributes: describeAgentConfiguration({
             name: this.name,
             settings: this.settings,
-            target: this.#current,
+            target: this.settings.harnessSelected && this.#sessionsStarted === 0 ? undefined : this.#current,
             tools: this.#tools,
             structured: this.#code.outputSchema !== undefined,
           }),
