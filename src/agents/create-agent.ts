@@ -614,10 +614,7 @@ class AgentSession<Output> implements Agent<Output> {
 
   /** One phase of start-up as its own span (`agent.start.<phase>`) under the `start <harness>` span. */
   #phase<T>(phase: string, name: string, fn: () => Promise<T>): Promise<T> {
-    return this.#context.telemetry.operation(
-      {kind: `agent.start.${phase}`, name, attributes: {'stratos.agent.harness': this.#current.harness}},
-      fn,
-    );
+    return this.#context.telemetry.operation({kind: `agent.start.${phase}`, name}, fn);
   }
 
   /**
