@@ -41,13 +41,14 @@ export default workflow({
     agent: z.enum(['claude', 'codex']).describe('Which agent runs'),
     deny: z.boolean().optional().describe('Deny the echo tool in a before-tool hook'),
     long: z.boolean().optional().describe('Echo a long text holding a secret'),
+    shell: z.boolean().optional().describe('Run a shell command instead'),
   }),
   output: z.object({direct: z.string().describe('Direct call'), text: z.string().describe('Agent answer')}),
-  async run({agent, deny, long}) {
+  async run({agent, deny, long, shell}) {
     const counter = await createCounter();
     const echoed = await counter.echo({text: 'direct'});
     const hooks = deny ? {beforeTool: () => ({action: 'deny' as const, feedback: 'NOT-NOW'})} : {};
-    const text = await createAgent(agent, {hooks}).execute(long ? 'MCP call the echo tool with LONG text' : 'MCP call the echo tool');
+    const text = await createAgent(agent, {hooks}).execute(shell ? 'Run a SHELL command' : long ? 'MCP call the echo tool with LONG text' : 'MCP call the echo tool');
     return {direct: echoed.structuredContent.text, text};
   },
 });
@@ -62,11 +63,13 @@ before(async () => {
       text: turn.transcript.includes('LONG') ? `${secret} ${'x'.repeat(20_000)}` : 'hi',
     });
   });
-  openai = await startResponsesServer((turn) =>
-    turn.toolResults[0] !== undefined
-      ? {text: `echo said ${turn.toolResults[0].output}`}
-      : {toolCall: {name: 'echo', namespace: 'mcp__counter', arguments: {text: 'hi'}}},
-  );
+  openai = await startResponsesServer((turn) => {
+    if (turn.toolResults[0] !== undefined) return {text: `echo said ${turn.toolResults[0].output}`};
+    if (turn.transcript.includes('SHELL')) {
+      return {toolCall: {name: 'exec_command', arguments: {cmd: 'echo shell-said-hi'}}};
+    }
+    return {toolCall: {name: 'echo', namespace: 'mcp__counter', arguments: {text: 'hi'}}};
+  });
   receiver = await startOtlpReceiver();
   home = await createHarnessHome({anthropicUrl: anthropic.url, openaiUrl: openai.url});
   home.env.AGENT_TREE_API_TOKEN = secret;
@@ -384,4 +387,21 @@ test('Claude Code: tool arguments and results are redacted and cut at the attrib
     assert.match(value, /… \[\d+ more characters\]$/, `${key} is cut with a marker`);
     assert.ok(value.length < 16_384 + 40, `${key} is cut at 16,384 characters`);
   }
+});
+
+test('Codex: a shell command is a tool span with the command and its output', async () => {
+  const input = JSON.stringify({agent: 'codex', shell: true});
+  const result = await project.cli(['run', 'agent-tree', '--json', '--input', input], {env: home.env});
+  assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+  const shown = await project.cli(['runs', 'show', result.json.data.executionId, '--json'], {env: home.env});
+  assert.equal(shown.exitCode, 0, shown.stdout + shown.stderr);
+  const agentNode = shown.json.data.tree[0].children.find((n: {kind: string}) => n.kind === 'agent.execute');
+  const shell = agentNode.children.find((n: {name: string}) => n.name === 'execute_tool shell');
+  assert.ok(shell, JSON.stringify(agentNode.children.map((n: {name: string}) => n.name)));
+  assert.equal(shell.status, 'ok');
+  assert.match(String(shell.attributes['gen_ai.tool.call.arguments']), /echo shell-said-hi/);
+  assert.deepEqual(JSON.parse(String(shell.attributes['gen_ai.tool.call.result'])), {
+    output: 'shell-said-hi\n',
+    exitCode: 0,
+  });
 });
