@@ -6,10 +6,15 @@
 import {relative, resolve} from 'node:path';
 import {z} from 'zod';
 import {type PromptReference, type PromptVariables, resolvePrompt} from '../config/prompts.ts';
-import {type ExecutionContext, requireExecutionContext} from '../context/execution-context.ts';
+import {
+  type AcquiredWorktree,
+  type ExecutionContext,
+  requireExecutionContext,
+} from '../context/execution-context.ts';
 import type {ScriptedAgentAnswer} from '../context/scripted-answers.ts';
 import {AgentRunError, isStratosError, StratosError} from '../errors/index.ts';
 import type {OperationScope} from '../telemetry/index.ts';
+import {describeAgentConfiguration, describeAgentSession} from './agent-attributes.ts';
 import {createHarnessEnvironment} from './agent-environment.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
 import {assertHookCoverage} from './check-hook-coverage.ts';
@@ -17,7 +22,7 @@ import type {AgentHarness, HarnessSession} from './harness.ts';
 import {resolveCodexProvider} from './harnesses/codex/provider-setup.ts';
 import {findHarness} from './harnesses/registry.ts';
 import {HookFailure} from './hooks.ts';
-import {loadHarness} from './load-harness.ts';
+import {loadHarness, preloadHarnessSdk} from './load-harness.ts';
 import {ModelUnavailableError} from './model-unavailable-error.ts';
 import type {ReadyCandidate} from './selection/check-readiness.ts';
 import {
@@ -206,7 +211,9 @@ class AgentSession<Output> implements Agent<Output> {
   #observer: TurnTelemetry | undefined;
   /** Sub-agent and background-task work, recorded where it began even when it is reported after its turn. */
   #spawned = new SpawnedWorkTelemetry();
-  #worktree: {directory: string; notice: string} | undefined;
+  #worktree: AcquiredWorktree | undefined;
+  /** The system prompt the native session was started with (the worktree notice included). */
+  #systemPrompt: string | undefined;
   #unregister: () => void;
 
   constructor(
@@ -289,11 +296,13 @@ class AgentSession<Output> implements Agent<Output> {
         {
           kind: 'agent.execute',
           name: `agent ${this.name}`,
-          attributes: {
-            'stratos.agent.name': this.name,
-            'stratos.agent.harness': this.#current.harness,
-            'gen_ai.request.model': this.#current.model,
-          },
+          attributes: describeAgentConfiguration({
+            name: this.name,
+            settings: this.settings,
+            target: this.settings.harnessSelected && this.#sessionsStarted === 0 ? undefined : this.#current,
+            tools: this.#tools,
+            structured: this.#code.outputSchema !== undefined,
+          }),
         },
         (scope) => this.#execute(prompt, variables, controller.signal, scope),
       )
@@ -379,6 +388,10 @@ class AgentSession<Output> implements Agent<Output> {
           () => this.#initialize(signal, scope),
         ));
       signal.throwIfAborted();
+      scope.setAttributes({
+        ...describeAgentSession({systemPrompt: this.#systemPrompt, worktree: this.#worktree}),
+        'stratos.agent.removed_tools': this.#tools === undefined ? undefined : [...this.#tools.removed],
+      });
       const mcpServers = await refreshAgentMcpServers({
         workflow: workflow.name,
         directory: workflow.directory,
@@ -515,26 +528,37 @@ class AgentSession<Output> implements Agent<Output> {
     return parsed.data;
   }
 
+  /**
+   * Starts the native session. Each phase that does separate work is its own span under `start <harness>`: the
+   * worktree, model selection, loading the adapter and its SDK, the authentication check and the session itself.
+   */
   async #initialize(signal: AbortSignal, scope: OperationScope): Promise<HarnessSession> {
     // Worktrees: the agent's checkout exists before the harness starts (src/worktrees/, through the context).
-    const worktree = await this.#acquireWorktree(scope);
+    const worktree =
+      this.settings.worktree === undefined || this.#worktree !== undefined
+        ? this.#worktree
+        : await this.#phase('worktree', 'prepare worktree', () => this.#acquireWorktree(scope));
     const env = createHarnessEnvironment();
-    await this.#selectCandidate(env, signal, scope);
+    if (this.settings.models !== undefined)
+      await this.#phase('selection', 'select model', () => this.#selectCandidate(env, signal, scope));
     if (this.settings.models !== undefined) {
       this.#sessionMarker = createSessionMarker();
       env[sessionMarkerVariable] = this.#sessionMarker;
     }
+    const id = this.#current.harness;
     const harness =
-      this.#harness?.id === this.#current.harness ? this.#harness : await loadHarness(this.#current.harness);
+      this.#harness?.id === id
+        ? this.#harness
+        : await this.#phase('sdk', `load ${findHarness(id).sdkPackage}`, async () => {
+            const loaded = await loadHarness(id);
+            // The SDK the adapter imports when its session starts, loaded here so its time is told apart.
+            await preloadHarnessSdk(id);
+            return loaded;
+          });
     this.#harness = harness;
-    // An explicit provider owns its authentication: Azure never falls back to an OpenAI key or login, and an
-    // Ollama agent needs no credentials but its installed, tool-capable local model (./check-ollama-agent.ts).
-    if (this.#current.provider === 'ollama') {
-      const {requireOllamaAgentModel} = await import('./check-ollama-agent.ts');
-      await requireOllamaAgentModel({agent: this.name, model: this.#current.model!, env, signal});
-    } else if (harness.id === 'codex' && this.#current.provider === 'azure')
-      resolveCodexProvider('azure', env);
-    else await findHarness(harness.id).checkAuthentication(env);
+    await this.#phase('authentication', 'check authentication', () =>
+      this.#checkAuthentication(harness, env, signal),
+    );
     const tools =
       this.#tools ??
       resolveToolSelection(harness.id, this.settings.allowedTools, this.settings.disallowedTools, this.name);
@@ -556,31 +580,32 @@ class AgentSession<Output> implements Agent<Output> {
     });
     signal.throwIfAborted();
     const schema = this.#code.outputSchema;
+    const finalPrompt =
+      worktree === undefined ? systemPrompt : [systemPrompt, worktree.notice].filter(Boolean).join('\n\n');
     try {
-      this.#session = await harness.createSession({
-        agent: this.name,
-        model: this.#current.model,
-        provider: this.#current.provider,
-        effort: this.settings.effort,
-        systemPrompt:
-          worktree === undefined
-            ? systemPrompt
-            : [systemPrompt, worktree.notice].filter(Boolean).join('\n\n'),
-        workingDirectory: worktree?.directory ?? this.settings.workingDirectory,
-        mcpServers,
-        tools,
-        outputJsonSchema: schema === undefined ? undefined : toOutputJsonSchema(schema),
-        env,
-        hooks: this.#code.hooks ?? {},
-        emit: (event) => {
-          try {
-            if (!this.#spawned.observe(event)) this.#observer?.observe(event);
-            this.#code.onEvent?.(event);
-          } catch {
-            // Observing is best effort and never changes the execution.
-          }
-        },
-      });
+      this.#session = await this.#phase('session', `start ${harness.id} session`, () =>
+        harness.createSession({
+          agent: this.name,
+          model: this.#current.model,
+          provider: this.#current.provider,
+          effort: this.settings.effort,
+          systemPrompt: finalPrompt,
+          workingDirectory: worktree?.directory ?? this.settings.workingDirectory,
+          mcpServers,
+          tools,
+          outputJsonSchema: schema === undefined ? undefined : toOutputJsonSchema(schema),
+          env,
+          hooks: this.#code.hooks ?? {},
+          emit: (event) => {
+            try {
+              if (!this.#spawned.observe(event)) this.#observer?.observe(event);
+              this.#code.onEvent?.(event);
+            } catch {
+              // Observing is best effort and never changes the execution.
+            }
+          },
+        }),
+      );
     } catch (error) {
       if (isStratosError(error)) throw error;
       throw new StratosError(
@@ -599,7 +624,31 @@ class AgentSession<Output> implements Agent<Output> {
     }
     this.#state = 'ready';
     this.#sessionsStarted += 1;
+    this.#systemPrompt = finalPrompt;
     return this.#session;
+  }
+
+  /** One phase of start-up as its own span (`agent.start.<phase>`) under the `start <harness>` span. */
+  #phase<T>(phase: string, name: string, fn: () => Promise<T>): Promise<T> {
+    return this.#context.telemetry.operation({kind: `agent.start.${phase}`, name}, fn);
+  }
+
+  /**
+   * The check before any work. An explicit provider owns its authentication: Azure never falls back to an OpenAI
+   * key or login, and an Ollama agent needs no credentials but its installed, tool-capable local model
+   * (./check-ollama-agent.ts).
+   */
+  async #checkAuthentication(
+    harness: AgentHarness,
+    env: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    if (this.#current.provider === 'ollama') {
+      const {requireOllamaAgentModel} = await import('./check-ollama-agent.ts');
+      await requireOllamaAgentModel({agent: this.name, model: this.#current.model!, env, signal});
+    } else if (harness.id === 'codex' && this.#current.provider === 'azure')
+      resolveCodexProvider('azure', env);
+    else await findHarness(harness.id).checkAuthentication(env);
   }
 
   /** With model preferences: prepares the candidates once, then makes the first untried one current. */
@@ -647,7 +696,7 @@ class AgentSession<Output> implements Agent<Output> {
   }
 
   // Worktrees: acquired once per agent (a retried initialization reuses it); the runtime releases it at run end.
-  async #acquireWorktree(scope: OperationScope): Promise<{directory: string; notice: string} | undefined> {
+  async #acquireWorktree(scope: OperationScope): Promise<AcquiredWorktree | undefined> {
     const setting = this.settings.worktree;
     if (setting === undefined || this.#worktree !== undefined) return this.#worktree;
     const gate = this.#context.worktrees;

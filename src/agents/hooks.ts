@@ -79,13 +79,16 @@ export type AgentEvent =
   | {type: 'tool.start'; id: string; call: ToolCall; at?: number; origin?: string}
   /**
    * A tool call ended. `ok: false` when the tool failed (`error`), a before-tool hook denied it or an after-tool
-   * hook withheld its result (`decision`).
+   * hook withheld its result (`decision`). `result`: what the tool returned, as the harness reports it (Claude
+   * Code's tool response, an MCP tool's content, a command's output); absent when the harness reported none or a
+   * hook withheld it.
    */
   | {
       type: 'tool.end';
       id: string;
       call: ToolCall;
       ok: boolean;
+      result?: unknown;
       error?: string;
       decision?: 'deny' | 'withhold';
       at?: number;

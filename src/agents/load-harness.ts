@@ -16,6 +16,15 @@ export function loadHarness(id: HarnessId): Promise<AgentHarness> {
   return findHarness(id).load();
 }
 
+/**
+ * Imports the SDK a harness's adapter imports when its session starts (the same module, so that import is then
+ * immediate): agent start-up times it as its own phase.
+ * @throws StratosError STRATOS_AGENT_HARNESS_MISSING
+ */
+export async function preloadHarnessSdk(id: HarnessId): Promise<void> {
+  await importHarnessSdk(id, () => import(harnessPackages[id]));
+}
+
 /** Imports a harness SDK; a missing package becomes STRATOS_AGENT_HARNESS_MISSING. */
 export async function importHarnessSdk<T>(harness: HarnessId, load: () => Promise<T>): Promise<T> {
   try {

@@ -4,8 +4,9 @@
  * work reported after its prompt returned (during a later prompt, or between prompts) still lands under the tool
  * call that started it instead of being dropped or put under whatever turn runs then.
  */
-import type {OperationHandle, TelemetryAttributes} from '../telemetry/index.ts';
+import {type OperationHandle, type TelemetryAttributes, toRecordedJson} from '../telemetry/index.ts';
 import type {AgentEvent} from './hooks.ts';
+import {toolEndAttributes, toolFailure} from './turn-telemetry.ts';
 
 /** Tool spans that already ended, kept so a task the harness reports late still finds its tool call. */
 const endedToolsKept = 64;
@@ -65,7 +66,7 @@ export class SpawnedWorkTelemetry {
             attributes: {
               'gen_ai.tool.name': call.nativeName,
               'gen_ai.tool.call.id': event.id,
-              'gen_ai.tool.call.arguments': JSON.stringify(call.input),
+              'gen_ai.tool.call.arguments': toRecordedJson(call.input),
               'stratos.tool.canonical_name': call.canonicalName,
               'stratos.tool.origin': event.origin,
               'mcp.server': call.mcp?.server,
@@ -80,13 +81,9 @@ export class SpawnedWorkTelemetry {
         const handle = this.#tools.get(event.id);
         if (handle === undefined) return this.#owner(event.origin) !== undefined;
         this.releaseTool(event.id);
-        const attributes = {'stratos.tool.decision': event.decision};
+        const attributes = toolEndAttributes(event);
         if (event.ok) handle.end(attributes);
-        else
-          handle.fail(
-            {name: event.decision === 'deny' ? 'ToolDenied' : 'ToolFailed', message: event.error ?? ''},
-            attributes,
-          );
+        else handle.fail(toolFailure(event), attributes);
         return true;
       }
       case 'model.end': {

@@ -2,7 +2,12 @@
  * Spans of one agent turn from the harness's observations: model calls and tool calls as siblings under the
  * agent span, token usage only as reported.
  */
-import type {OperationHandle, OperationScope, TelemetryAttributes} from '../telemetry/index.ts';
+import {
+  type OperationHandle,
+  type OperationScope,
+  type TelemetryAttributes,
+  toRecordedJson,
+} from '../telemetry/index.ts';
 import type {AgentEvent, TokenCounts} from './hooks.ts';
 import type {SpawnedWorkTelemetry} from './spawned-work-telemetry.ts';
 
@@ -84,7 +89,7 @@ export class TurnTelemetry {
           attributes: {
             'gen_ai.tool.name': call.nativeName,
             'gen_ai.tool.call.id': event.id,
-            'gen_ai.tool.call.arguments': JSON.stringify(call.input),
+            'gen_ai.tool.call.arguments': toRecordedJson(call.input),
             'stratos.tool.canonical_name': call.canonicalName,
             'mcp.server': call.mcp?.server,
             'mcp.tool': call.mcp?.tool,
@@ -99,7 +104,7 @@ export class TurnTelemetry {
         const handle = this.#tools.get(event.id);
         this.#tools.delete(event.id);
         this.#spawned?.releaseTool(event.id);
-        const attributes = {'stratos.tool.decision': event.decision};
+        const attributes = toolEndAttributes(event);
         if (handle === undefined) {
           this.#scope.addEvent('agent.tool', {
             'gen_ai.tool.name': event.call.nativeName,
@@ -154,7 +159,16 @@ function usageAttributes(counts: TokenCounts): TelemetryAttributes {
   };
 }
 
-function toolFailure(event: Extract<AgentEvent, {type: 'tool.end'}>): {name: string; message: string} {
+/** What a tool call's end adds to its span: the hook's decision and the result as reported. */
+export function toolEndAttributes(event: Extract<AgentEvent, {type: 'tool.end'}>): TelemetryAttributes {
+  return {
+    'stratos.tool.decision': event.decision,
+    'gen_ai.tool.call.result': toRecordedJson(event.result),
+  };
+}
+
+/** The error a failed, denied or withheld tool call is recorded with (`ToolFailed`, `ToolDenied`, `ToolResultWithheld`). */
+export function toolFailure(event: Extract<AgentEvent, {type: 'tool.end'}>): {name: string; message: string} {
   if (event.decision === 'deny')
     return {name: 'ToolDenied', message: `The beforeTool hook denied the call: ${event.error ?? ''}`};
   if (event.decision === 'withhold')

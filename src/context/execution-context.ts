@@ -34,8 +34,22 @@ export interface WorktreeRequest {
 
 /** Managed worktrees of one top-level run, shared with its descendants; released when the whole run ends. */
 export interface WorktreeGate {
-  /** Creates or reuses the checkout; resolves with the harness's working directory and one sentence for it. */
-  acquire(request: WorktreeRequest): Promise<{directory: string; branch: string; notice: string}>;
+  /**
+   * Creates or reuses the checkout; resolves with the harness's working directory, the checkout (its name, root
+   * path and branch) and one sentence for the harness.
+   */
+  acquire(request: WorktreeRequest): Promise<AcquiredWorktree>;
+}
+
+/** An agent's checkout as the worktree gate hands it out. */
+export interface AcquiredWorktree {
+  /** Where the harness works: the checkout's counterpart of the agent's directory, else its root. */
+  directory: string;
+  name: string;
+  /** The checkout's root. */
+  path: string;
+  branch: string;
+  notice: string;
 }
 
 /** The workflow an invocation runs. */

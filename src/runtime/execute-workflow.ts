@@ -38,10 +38,14 @@ export interface ExecutedWorkflow {
  */
 export async function executeWorkflow(options: ExecuteWorkflowOptions): Promise<ExecutedWorkflow> {
   const handle = await options.resolve();
+  // Preparation is timed here and recorded as the invocation's first span once its telemetry is open.
+  const startedAt = new Date();
   // Loaded on first use: generated child wrappers import this module, and the build layer is not light.
   const {prepareAndLoadWorkflow} = await import('../builder/prepare-workflow.ts');
   const workflow = await prepareAndLoadWorkflow(handle, options.build);
+  const preparation = {startedAt, endMs: Date.now(), status: workflow.build.status};
   const result = await invokeWorkflow({
+    preparation,
     workflow: {
       name: workflow.name,
       directory: workflow.directory,

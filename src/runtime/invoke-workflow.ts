@@ -55,6 +55,19 @@ export interface InvokeWorkflowOptions {
   stratosHome?: string;
   /** `stratos test`: scripted answers for this invocation; a child inherits its parent's. */
   scripts?: ExecutionContext['scripts'];
+  /**
+   * The preparation that came before (freshness check, build, load): the invocation starts when it started, and
+   * it is the first span under the workflow span.
+   */
+  preparation?: WorkflowPreparation;
+}
+
+/** When a workflow's preparation ran and what its build did (`reused` for a fresh build). */
+export interface WorkflowPreparation {
+  startedAt: Date;
+  /** Epoch ms. */
+  endMs: number;
+  status: string;
 }
 
 interface InvocationFacts {
@@ -80,7 +93,7 @@ export function createExecutionId(): string {
 
 export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<InvocationResult> {
   const executionId = createExecutionId();
-  const startedAt = new Date();
+  const startedAt = options.preparation?.startedAt ?? new Date();
   const name = options.workflow.name;
   const facts = (cleanupFailures: CleanupFailure[]): InvocationFacts => ({
     executionId,
@@ -93,6 +106,7 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
   });
   const abortController = createAbortController(options);
   const telemetry = await openTelemetry(options, executionId, startedAt, abortController.signal);
+  if (options.preparation !== undefined) recordPreparation(telemetry, name, options.preparation);
 
   let validInput: Record<string, unknown>;
   let context: ExecutionContext;
@@ -162,6 +176,22 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
     await context.worktrees.releaseAll((event, attributes) => telemetry.event(event, attributes));
   const done = facts(cleanupFailures);
   return {...done, ...withReport(await closeTelemetry(telemetry, outcome, options)), ...outcome};
+}
+
+/** Preparation as its own span, with the times it was measured at (so a slow build shows as such). */
+function recordPreparation(
+  telemetry: InvocationRecorder,
+  workflow: string,
+  preparation: WorkflowPreparation,
+): void {
+  telemetry
+    .begin({
+      kind: 'workflow.prepare',
+      name: `prepare ${workflow}`,
+      startMs: preparation.startedAt.getTime(),
+      attributes: {'stratos.workflow.name': workflow, 'stratos.build.status': preparation.status},
+    })
+    .end(undefined, preparation.endMs);
 }
 
 function declaresOAuthServers(manifest: WorkflowManifest): boolean {

@@ -16,4 +16,5 @@ export {
   type OpenInvocationTelemetryOptions,
   openInvocationTelemetry,
 } from './open-invocation-telemetry.ts';
+export {toRecordedJson} from './redaction.ts';
 export type {TelemetryDiagnostic} from './telemetry-diagnostic.ts';

@@ -70,6 +70,22 @@ export class Redactor {
   }
 }
 
+/**
+ * A structured value (tool arguments, a tool result) as the text of one attribute: JSON with the values of
+ * credential-like keys replaced by `[REDACTED]` first, since inside a string the recorder no longer sees keys; a
+ * string stays as it is. Known secret values and the length cap are applied where every attribute is recorded.
+ * Undefined when there is no value.
+ */
+export function toRecordedJson(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(redactor.redactValue(value)) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
 /** Text for a terminal or pipe with every secret known to the process replaced by `[REDACTED]`. */
 export function redactOutputText(text: string): string {
   return redactCredentialSecrets(text);

@@ -3,7 +3,7 @@
  * descendant): agents acquire through it, and the runtime releases everything once the top-level run and all
  * its descendants have ended. This module stays light: git, SQLite and the file work load on first use.
  */
-import type {WorktreeGate, WorktreeRequest} from '../context/execution-context.ts';
+import type {AcquiredWorktree, WorktreeGate, WorktreeRequest} from '../context/execution-context.ts';
 import {type Diagnostic, isStratosError, StratosError} from '../errors/index.ts';
 import type {TelemetryAttributes} from '../telemetry/index.ts';
 import type {CleanupDecision} from './clean-up-worktree.ts';
@@ -32,7 +32,7 @@ export class RunWorktrees implements WorktreeGate {
     this.#options = options;
   }
 
-  async acquire(request: WorktreeRequest): Promise<{directory: string; branch: string; notice: string}> {
+  async acquire(request: WorktreeRequest): Promise<AcquiredWorktree> {
     const {acquireWorktree} = await import('./acquire-worktree.ts');
     const lease = await acquireWorktree({
       stratosHome: this.#options.stratosHome,
@@ -71,6 +71,8 @@ export class RunWorktrees implements WorktreeGate {
     for (const diagnostic of lease.diagnostics) this.#options.report(diagnostic);
     return {
       directory: lease.directory,
+      name: lease.name,
+      path: lease.path,
       branch: lease.branch,
       notice: `Your working directory ${lease.directory} is a Git worktree on branch ${lease.branch} whose lifecycle Stratos owns: edit and commit there, but do not remove, move or prune worktrees yourself.`,
     };

@@ -60,7 +60,7 @@ test('a run writes run.json, run.log and events.jsonl, and runs list/show read t
     .map((l) => JSON.parse(l));
   assert.deepEqual(
     events.map((e) => e.type),
-    ['workflow.start', 'console', 'console', 'workflow.end'],
+    ['workflow.start', 'operation.start', 'operation.end', 'console', 'console', 'workflow.end'],
   );
   assert.ok(events.every((e) => e.executionId === record.executionId && e.traceId === record.traceId));
 

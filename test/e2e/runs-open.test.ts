@@ -286,12 +286,18 @@ test('the page lists finished, failed and crashed runs, filters them, and shows 
       rows.map((row) => row.line),
       [
         'workflow parent',
+        '  prepare parent',
         '  connect counter',
         '  tools/call echo text=direct',
         '  workflow child',
+        '    prepare child',
         '  workflow child',
+        '    prepare child',
         '  agent claude',
         '    start claude-code',
+        '      load @anthropic-ai/claude-agent-sdk',
+        '      check authentication',
+        '      start claude-code session',
         '    chat claude-code',
         '    execute_tool ToolSearch query=select:mcp__counter__echo',
         '    chat claude-code',
@@ -307,7 +313,26 @@ test('the page lists finished, failed and crashed runs, filters them, and shows 
     );
     assert.deepEqual(
       rows.map((row) => row.state),
-      ['ok', 'ok', 'ok', 'ok', 'error', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok'],
+      [
+        'ok',
+        'ok',
+        'ok',
+        'ok',
+        'ok',
+        'ok',
+        'error',
+        'ok',
+        'ok',
+        'ok',
+        'ok',
+        'ok',
+        'ok',
+        'ok',
+        'ok',
+        'ok',
+        'ok',
+        'ok',
+      ],
     );
     const epsilon = 0.01;
     for (const [index, row] of rows.entries()) {
@@ -325,12 +350,12 @@ test('the page lists finished, failed and crashed runs, filters them, and shows 
     // The keyboard moves the selection and folds the agent's subtree.
     await tab.focus('#waterfall-rows');
     await tab.keyboard.press('ArrowDown');
-    assert.equal(await tab.textContent('#details h2'), 'connect counter');
+    assert.equal(await tab.textContent('#details h2'), 'prepare parent');
     await tab.click('#waterfall-rows .row[data-kind="agent.execute"]');
     await tab.keyboard.press('ArrowLeft');
-    assert.equal((await tab.$$('#waterfall-rows .row')).length, 6, 'the agent folded');
+    assert.equal((await tab.$$('#waterfall-rows .row')).length, 9, 'the agent folded');
     await tab.keyboard.press('ArrowRight');
-    assert.equal((await tab.$$('#waterfall-rows .row')).length, 12, 'the agent unfolded');
+    assert.equal((await tab.$$('#waterfall-rows .row')).length, 18, 'the agent unfolded');
 
     // The failed child: marked, its error with the Caused by chain.
     await tab.click('#waterfall-rows .row[data-state=error]');
@@ -528,7 +553,7 @@ test('the page shows the runs of its directory only, every directory with --all'
     );
     const detail = JSON.parse((await rawGet(all.url, `${base}api/runs/${runId}`)).body);
     assert.equal(detail.run.workflow, 'parent');
-    assert.equal(detail.view.spans.length, 12);
+    assert.equal(detail.view.spans.length, 18);
   } finally {
     await all.stop();
   }

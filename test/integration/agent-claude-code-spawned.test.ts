@@ -156,6 +156,9 @@ test('Claude Code: a background sub-agent is a task span under its Agent tool ca
     sub(first, 0),
     [
       'start claude-code',
+      '  load @anthropic-ai/claude-agent-sdk',
+      '  check authentication',
+      '  start claude-code session',
       'chat claude-code',
       'execute_tool Agent',
       '  task echo job',
@@ -194,6 +197,8 @@ test('Claude Code: a background sub-agent is a task span under its Agent tool ca
     bash.attributes['gen_ai.tool.call.arguments'],
     JSON.stringify({command: 'echo sub-hello', description: 'Echo a word'}),
   );
+  // The sub-agent's tool result, as Claude Code reported it (the command's output).
+  assert.match(String(bash.attributes['gen_ai.tool.call.result']), /"stdout":"sub-hello/);
   // The sub-agent's model responses are events of the task (only their end is observed): one asked for the
   // command, one answered after it.
   const models = task.events.filter((e) => e.name === 'agent.model');

@@ -103,8 +103,12 @@ test('OpenCode: each model call and tool call is its own span, siblings under th
 
   const expected = [
     'workflow opencode-tree',
+    '  prepare opencode-tree',
     '  agent coder',
     '    start opencode',
+    '      load @opencode-ai/sdk',
+    '      check authentication',
+    '      start opencode session',
     '    chat openai/gpt-test',
     '    execute_tool mcp__counter__echo',
     '    chat openai/gpt-test',
@@ -147,7 +151,12 @@ test('OpenCode: each model call and tool call is its own span, siblings under th
   assert.equal(tool.attributes['mcp.server'], 'counter');
   assert.equal(tool.attributes['mcp.tool'], 'echo');
   assert.equal(tool.attributes['gen_ai.tool.call.arguments'], '{"text":"hi"}');
+  // The result as OpenCode reported it: the tool part's output (the MCP tool's text content).
+  assert.equal(tool.attributes['gen_ai.tool.call.result'], 'hi');
   assert.equal(tool.attributes['stratos.outcome'], 'ok');
+  assert.equal(agent.attributes['stratos.agent.harness'], 'opencode');
+  assert.equal(agent.attributes['gen_ai.request.model'], 'openai/gpt-test');
+  assert.deepEqual(agent.attributes['stratos.agent.allowed_mcps'], ['counter']);
   assert.deepEqual(usageKeys(tool.attributes), []);
 
   // Timed as OpenCode reported: the tool runs within the first step (OpenCode ends a step after the tool calls it

@@ -134,6 +134,16 @@ test('an agent that writes a file in its worktree leaves the checkout kept, with
   const agentSpan = records.find((r) => r.type === 'operation.start' && r.kind === 'agent.execute')?.spanId;
   const onAgent = records.filter((r) => r.type === 'event' && r.spanId === agentSpan).map((r) => r.name);
   assert.deepEqual(onAgent, ['stratos.worktree.created', 'stratos.worktree.cleanup']);
+  // The agent span names the checkout it worked in; preparing it is a phase of the agent's start-up.
+  const agentEnd = records.find((r) => r.type === 'operation.end' && r.spanId === agentSpan)!;
+  assert.equal(agentEnd.attributes['stratos.agent.worktree.name'], 'agent-notes');
+  assert.equal(agentEnd.attributes['stratos.agent.worktree.path'], checkout);
+  assert.equal(agentEnd.attributes['stratos.agent.worktree.branch'], 'stratos/agent-notes');
+  assert.equal(agentEnd.attributes['stratos.agent.working_directory'], checkout);
+  assert.match(String(agentEnd.attributes['gen_ai.system_instructions']), /is a Git worktree on branch/);
+  const phase = records.find((r) => r.type === 'operation.end' && r.kind === 'agent.start.worktree')!;
+  assert.equal(phase.name, 'prepare worktree');
+  assert.equal(phase.status, 'ok');
   const cleanup = records.find((r) => r.name === 'stratos.worktree.cleanup' && r.spanId === agentSpan)!;
   assert.equal(cleanup.attributes['stratos.worktree.action'], 'kept');
   assert.equal(cleanup.attributes['stratos.worktree.reason'], 'changes');

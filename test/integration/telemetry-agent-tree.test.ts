@@ -1,7 +1,9 @@
 // Agent telemetry end to end: the real CLI runs a workflow with a direct MCP call and an agent turn that calls an
 // MCP tool, with the real claude (and codex) binary against scripted model servers, exported to a real OTLP
-// receiver. Asserts the exact span tree (model and tool calls siblings under the agent span), token usage equal
-// to what the scripted server reported and none where nothing was reported, and the `stratos runs show` tree.
+// receiver. Asserts the exact span tree (model and tool calls siblings under the agent span, start-up phases under
+// the start span, preparation under the workflow span), token usage equal to what the scripted server reported and
+// none where nothing was reported, tool arguments and results (redacted, capped), the agent's configuration and
+// system prompt, and the `stratos runs show` tree.
 import assert from 'node:assert/strict';
 import {after, afterEach, before, test} from 'node:test';
 import {createTempProject, manifest, type TempProject} from '../helpers/temp-project.ts';
@@ -27,6 +29,8 @@ let openai: ResponsesServer;
 let receiver: OtlpReceiver;
 let project: TempProject;
 let home: HarnessHome;
+/** A credential of the process environment (a secret by its name): never recorded. */
+const secret = 'sk-agent-tree-0123456789abcdef';
 
 const workflowTs = `import {createAgent, workflow} from '@stratoscli/stratos';
 import {z} from 'zod';
@@ -36,13 +40,15 @@ export default workflow({
   input: z.strictObject({
     agent: z.enum(['claude', 'codex']).describe('Which agent runs'),
     deny: z.boolean().optional().describe('Deny the echo tool in a before-tool hook'),
+    long: z.boolean().optional().describe('Echo a long text holding a secret'),
+    shell: z.boolean().optional().describe('Run a shell command instead'),
   }),
   output: z.object({direct: z.string().describe('Direct call'), text: z.string().describe('Agent answer')}),
-  async run({agent, deny}) {
+  async run({agent, deny, long, shell}) {
     const counter = await createCounter();
     const echoed = await counter.echo({text: 'direct'});
     const hooks = deny ? {beforeTool: () => ({action: 'deny' as const, feedback: 'NOT-NOW'})} : {};
-    const text = await createAgent(agent, {hooks}).execute('MCP call the echo tool');
+    const text = await createAgent(agent, {hooks}).execute(shell ? 'Run a SHELL command' : long ? 'MCP call the echo tool with LONG text' : 'MCP call the echo tool');
     return {direct: echoed.structuredContent.text, text};
   },
 });
@@ -53,15 +59,20 @@ before(async () => {
     if (!isMainTurn(turn)) return {text: 'side'};
     const echo = resultOf(turn, 'mcp__counter__echo');
     if (echo !== undefined) return {text: `echo said ${echo.content}${echo.isError ? ' (error)' : ''}`};
-    return toolCall(turn, 'mcp__counter__echo', {text: 'hi'});
+    return toolCall(turn, 'mcp__counter__echo', {
+      text: turn.transcript.includes('LONG') ? `${secret} ${'x'.repeat(20_000)}` : 'hi',
+    });
   });
-  openai = await startResponsesServer((turn) =>
-    turn.toolResults[0] !== undefined
-      ? {text: `echo said ${turn.toolResults[0].output}`}
-      : {toolCall: {name: 'echo', namespace: 'mcp__counter', arguments: {text: 'hi'}}},
-  );
+  openai = await startResponsesServer((turn) => {
+    if (turn.toolResults[0] !== undefined) return {text: `echo said ${turn.toolResults[0].output}`};
+    if (turn.transcript.includes('SHELL')) {
+      return {toolCall: {name: 'exec_command', arguments: {cmd: 'echo shell-said-hi'}}};
+    }
+    return {toolCall: {name: 'echo', namespace: 'mcp__counter', arguments: {text: 'hi'}}};
+  });
   receiver = await startOtlpReceiver();
   home = await createHarnessHome({anthropicUrl: anthropic.url, openaiUrl: openai.url});
+  home.env.AGENT_TREE_API_TOKEN = secret;
   project = await createTempProject('stratos-agent-tree-');
   await project.writeWorkflow('agent-tree', {
     'workflow.yaml': manifest(
@@ -75,6 +86,9 @@ before(async () => {
 agents:
   claude:
     harness: claude-code
+    systemPrompt: Answer in one short sentence.
+    effort: low
+    disallowedTools: [web search]
   codex:
     harness: codex
     model: gpt-test
@@ -138,10 +152,14 @@ test('Claude Code: each model response and tool call is its own span, siblings u
   // call of its own, recorded as observed.
   const expected = [
     'workflow agent-tree',
+    '  prepare agent-tree',
     '  connect counter',
     '  tools/call echo',
     '  agent claude',
     '    start claude-code',
+    '      load @anthropic-ai/claude-agent-sdk',
+    '      check authentication',
+    '      start claude-code session',
     '    chat claude-code',
     '    execute_tool ToolSearch',
     '    chat claude-code',
@@ -165,6 +183,44 @@ test('Claude Code: each model response and tool call is its own span, siblings u
   const start = spans.find((s) => s.name === 'start claude-code')!;
   assert.equal(start.parentSpanId, agent.spanId);
   assert.equal(start.attributes['stratos.operation.kind'], 'agent.start');
+  // Its phases are spans of their own, in order, within it.
+  const phases = spans.filter((s) => s.parentSpanId === start.spanId);
+  assert.deepEqual(
+    phases.map((s) => s.attributes['stratos.operation.kind']),
+    ['agent.start.sdk', 'agent.start.authentication', 'agent.start.session'],
+  );
+  for (const phase of phases) {
+    assert.equal(phase.attributes['stratos.outcome'], 'ok');
+    assert.ok(BigInt(phase.startTimeUnixNano) >= BigInt(start.startTimeUnixNano), phase.name);
+    assert.ok(BigInt(phase.endTimeUnixNano) <= BigInt(start.endTimeUnixNano), phase.name);
+  }
+  // The agent's configuration and its system prompt as the harness got it, GenAI names where they exist.
+  assert.equal(agent.attributes['gen_ai.agent.name'], 'claude');
+  assert.equal(agent.attributes['stratos.agent.harness'], 'claude-code');
+  assert.equal(agent.attributes['gen_ai.provider.name'], 'anthropic');
+  assert.equal(agent.attributes['gen_ai.request.model'], undefined, 'the harness default: no model recorded');
+  assert.equal(agent.attributes['stratos.agent.effort'], 'low');
+  assert.equal(agent.attributes['gen_ai.output.type'], 'text');
+  assert.deepEqual(agent.attributes['stratos.agent.allowed_mcps'], ['counter']);
+  assert.equal(agent.attributes['stratos.agent.allowed_tools'], undefined, 'not configured: all');
+  assert.deepEqual(agent.attributes['stratos.agent.disallowed_tools'], ['web search']);
+  assert.deepEqual(agent.attributes['stratos.agent.removed_tools'], ['WebSearch']);
+  assert.equal(agent.attributes['stratos.agent.working_directory'], project.cwd);
+  assert.equal(agent.attributes['stratos.agent.worktree.name'], undefined);
+  assert.deepEqual(JSON.parse(String(agent.attributes['gen_ai.system_instructions'])), [
+    {type: 'text', content: 'Answer in one short sentence.'},
+  ]);
+  // Preparation (here the freshness check of the build made before) is the first span under the workflow.
+  const workflowRoot = spans.find((s) => s.name === 'workflow agent-tree')!;
+  const prepare = spans.find((s) => s.name === 'prepare agent-tree')!;
+  assert.equal(prepare.parentSpanId, workflowRoot.spanId);
+  assert.equal(prepare.attributes['stratos.operation.kind'], 'workflow.prepare');
+  assert.equal(prepare.attributes['stratos.build.status'], 'reused');
+  assert.equal(
+    prepare.startTimeUnixNano,
+    workflowRoot.startTimeUnixNano,
+    'the run starts with its preparation',
+  );
   // The direct MCP call carries its arguments and result; the workflow span its catalog text and version.
   const direct = spans.find((s) => s.name === 'tools/call echo')!;
   assert.equal(direct.attributes['gen_ai.tool.call.arguments'], '{"text":"direct"}');
@@ -204,6 +260,8 @@ test('Claude Code: each model response and tool call is its own span, siblings u
   assert.equal(tool.attributes['mcp.server'], 'counter');
   assert.equal(tool.attributes['mcp.tool'], 'echo');
   assert.equal(tool.attributes['gen_ai.tool.call.arguments'], '{"text":"hi"}');
+  // The result as Claude Code reported it: the MCP tool's text.
+  assert.equal(tool.attributes['gen_ai.tool.call.result'], '{"text":"hi"}');
   assert.match(String(tool.attributes['gen_ai.tool.call.id']), /^toolu_/);
   assert.equal(tool.attributes['stratos.outcome'], 'ok');
   for (const span of spans.filter((s) => !s.name.startsWith('chat ')))
@@ -251,6 +309,7 @@ test('Claude Code: a tool call a before-tool hook denied is a tool span with an 
   assert.equal(tool.attributes['error.type'], 'ToolDenied');
   assert.equal(tool.attributes['stratos.tool.decision'], 'deny');
   assert.match(String(tool.attributes['stratos.error.message']), /NOT-NOW/);
+  assert.equal(tool.attributes['gen_ai.tool.call.result'], undefined, 'a denied call has no result');
   assert.equal(tool.status.code, 2, 'span status ERROR');
   const agent = spans.find((s) => s.name === 'agent claude')!;
   assert.equal(
@@ -264,10 +323,14 @@ test('Codex: tool calls are spans; turn usage is one event, no invented model sp
   const data = await run('codex');
   const expected = [
     'workflow agent-tree',
+    '  prepare agent-tree',
     '  connect counter',
     '  tools/call echo',
     '  agent codex',
     '    start codex',
+    '      load @openai/codex-sdk',
+    '      check authentication',
+    '      start codex session',
     '    execute_tool mcp__counter__echo',
   ];
   const spans = await spansOf(data.executionId, expected.length);
@@ -280,6 +343,14 @@ test('Codex: tool calls are spans; turn usage is one event, no invented model sp
   assert.equal(tool.attributes['mcp.server'], 'counter');
   assert.equal(tool.attributes['mcp.tool'], 'echo');
   assert.equal(tool.attributes['stratos.outcome'], 'ok');
+  assert.equal(tool.attributes['gen_ai.tool.call.arguments'], '{"text":"hi"}');
+  // Codex reports the MCP result's content and structured content.
+  assert.deepEqual(JSON.parse(String(tool.attributes['gen_ai.tool.call.result'])).structuredContent, {
+    text: 'hi',
+  });
+  assert.equal(agent.attributes['gen_ai.request.model'], 'gpt-test');
+  assert.equal(agent.attributes['gen_ai.provider.name'], 'openai');
+  assert.equal(agent.attributes['gen_ai.system_instructions'], undefined, 'no system prompt configured');
   for (const span of spans)
     assert.deepEqual(usageKeys(span.attributes), [], `${span.name}: no usage attribute`);
   // Two model requests (the tool call, then the answer), each reported by the server as input 10 and output 5.
@@ -300,4 +371,38 @@ test('Codex: tool calls are spans; turn usage is one event, no invented model sp
     ],
   );
   assert.deepEqual(shown.json.data.usage, {inputTokens: 20, outputTokens: 10});
+});
+
+test('Claude Code: tool arguments and results are redacted and cut at the attribute cap', async () => {
+  const input = JSON.stringify({agent: 'claude', long: true});
+  const result = await project.cli(['run', 'agent-tree', '--json', '--input', input], {env: home.env});
+  assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+  const shown = await project.cli(['runs', 'show', result.json.data.executionId, '--json'], {env: home.env});
+  assert.equal(shown.exitCode, 0, shown.stdout + shown.stderr);
+  const agentNode = shown.json.data.tree[0].children.find((n: {kind: string}) => n.kind === 'agent.execute');
+  const tool = agentNode.children.find((n: {name: string}) => n.name === 'execute_tool mcp__counter__echo');
+  for (const key of ['gen_ai.tool.call.arguments', 'gen_ai.tool.call.result']) {
+    const value = String(tool.attributes[key]);
+    assert.ok(!value.includes(secret), `${key} holds no secret`);
+    assert.match(value, /\[REDACTED\] x{100}/, `${key} is recorded, redacted`);
+    assert.match(value, /… \[\d+ more characters\]$/, `${key} is cut with a marker`);
+    assert.ok(value.length < 16_384 + 40, `${key} is cut at 16,384 characters`);
+  }
+});
+
+test('Codex: a shell command is a tool span with the command and its output', async () => {
+  const input = JSON.stringify({agent: 'codex', shell: true});
+  const result = await project.cli(['run', 'agent-tree', '--json', '--input', input], {env: home.env});
+  assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+  const shown = await project.cli(['runs', 'show', result.json.data.executionId, '--json'], {env: home.env});
+  assert.equal(shown.exitCode, 0, shown.stdout + shown.stderr);
+  const agentNode = shown.json.data.tree[0].children.find((n: {kind: string}) => n.kind === 'agent.execute');
+  const shell = agentNode.children.find((n: {name: string}) => n.name === 'execute_tool shell');
+  assert.ok(shell, JSON.stringify(agentNode.children.map((n: {name: string}) => n.name)));
+  assert.equal(shell.status, 'ok');
+  assert.match(String(shell.attributes['gen_ai.tool.call.arguments']), /echo shell-said-hi/);
+  assert.deepEqual(JSON.parse(String(shell.attributes['gen_ai.tool.call.result'])), {
+    output: 'shell-said-hi\n',
+    exitCode: 0,
+  });
 });

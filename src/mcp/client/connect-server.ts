@@ -6,6 +6,7 @@
 
 import {requireExecutionContext} from '../../context/execution-context.ts';
 import {McpToolError, StratosError} from '../../errors/index.ts';
+import {toRecordedJson} from '../../telemetry/index.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
 import {findResultDepthProblem, limitOf, messageLimitError} from './message-limits.ts';
 import {readRememberedVerdicts, rememberVerdict} from './negotiation-verdict.ts';
@@ -156,12 +157,12 @@ class Connection implements McpServerConnection {
           ...this.#settings.attributes,
           'mcp.tool': name,
           'gen_ai.tool.name': name,
-          'gen_ai.tool.call.arguments': JSON.stringify(args ?? {}),
+          'gen_ai.tool.call.arguments': toRecordedJson(args ?? {}),
         },
       },
       async (scope) => {
         const result = await this.#call(name, args);
-        scope.setAttributes({'gen_ai.tool.call.result': JSON.stringify(recordedResult(result))});
+        scope.setAttributes({'gen_ai.tool.call.result': toRecordedJson(recordedResult(result))});
         return result;
       },
     );

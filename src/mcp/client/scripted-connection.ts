@@ -6,6 +6,7 @@
  */
 import type {ExecutionContext} from '../../context/execution-context.ts';
 import {McpToolError, StratosError} from '../../errors/index.ts';
+import {toRecordedJson} from '../../telemetry/index.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
 import type {McpServerConnection} from './connect-server.ts';
 import type {McpToolResult} from './tool-result.ts';
@@ -43,7 +44,7 @@ export async function connectScriptedServer(
             ...attributes,
             'mcp.tool': name,
             'gen_ai.tool.name': name,
-            'gen_ai.tool.call.arguments': JSON.stringify(args ?? {}),
+            'gen_ai.tool.call.arguments': toRecordedJson(args ?? {}),
           },
         },
         async (scope) => {
@@ -60,7 +61,7 @@ export async function connectScriptedServer(
           const schema = snapshots.get(name)?.outputSchema;
           if (schema !== undefined) assertStructuredContent(server, name, schema, result.structuredContent);
           scope.setAttributes({
-            'gen_ai.tool.call.result': JSON.stringify(
+            'gen_ai.tool.call.result': toRecordedJson(
               result.structuredContent === undefined
                 ? {content: result.content}
                 : {content: result.content, structuredContent: result.structuredContent},

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {credentialEnvironmentValues} from '../../../src/telemetry/environment-secrets.ts';
-import {isCredentialKey, Redactor} from '../../../src/telemetry/redaction.ts';
+import {isCredentialKey, Redactor, toRecordedJson} from '../../../src/telemetry/redaction.ts';
 
 test('known secrets are replaced wherever they appear, longest first, with their bearer form', () => {
   const redactor = new Redactor();
@@ -28,4 +28,16 @@ test('credential-named keys lose their text values; token counts stay', () => {
   for (const key of ['PATH', 'tokenizer_name', 'mcp.tool', 'gen_ai.usage.output_tokens', 'author'])
     assert.ok(!isCredentialKey(key), key);
   assert.deepEqual(credentialEnvironmentValues({GITHUB_TOKEN: 'g', HOME: '/h', EMPTY_SECRET: ''}), ['g']);
+});
+
+test('a structured value recorded as JSON text loses its credential-named values before it becomes text', () => {
+  // Inside an attribute's text the recorder no longer sees keys, so tool arguments and results are cleaned first.
+  assert.equal(
+    toRecordedJson({query: 'open issues', auth: {token: 'ghp_x'}, api_key: 'k', max_tokens: 5}),
+    '{"query":"open issues","auth":"[REDACTED]","api_key":"[REDACTED]","max_tokens":5}',
+  );
+  assert.equal(toRecordedJson([{type: 'text', text: 'hi'}]), '[{"type":"text","text":"hi"}]');
+  assert.equal(toRecordedJson('plain output\n'), 'plain output\n', 'text stays as it is');
+  assert.equal(toRecordedJson(undefined), undefined);
+  assert.equal(toRecordedJson(10n), '10', 'a value JSON cannot hold is its text');
 });

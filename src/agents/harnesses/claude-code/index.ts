@@ -212,7 +212,7 @@ class ClaudeCodeSession implements HarnessSession {
               const ended = (end: Omit<Extract<AgentEvent, {type: 'tool.end'}>, 'type' | 'id' | 'call'>) =>
                 emit({type: 'tool.end', id, call, ...end, ...origin});
               if (internalTools.has(event.tool_name) || hooks.afterTool === undefined) {
-                ended({ok: true});
+                ended({ok: true, result: event.tool_response});
                 return {};
               }
               const decision = await this.#control(
@@ -221,7 +221,7 @@ class ClaudeCodeSession implements HarnessSession {
                 () => ended({ok: false, error: 'The afterTool hook threw.'}),
               );
               if (decision === undefined || decision === null || decision.action === 'keep') {
-                ended({ok: true});
+                ended({ok: true, result: event.tool_response});
                 return {};
               }
               ended({ok: false, decision: 'withhold', error: decision.feedback});

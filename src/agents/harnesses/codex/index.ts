@@ -257,6 +257,7 @@ class CodexSession implements HarnessSession {
                   id: item.id,
                   call,
                   ok: item.status === 'completed',
+                  ...(item.result == null ? {} : {result: mcpResult(item.result)}),
                   // Codex sends `error: null` for a call that did not fail.
                   ...(typeof item.error?.message === 'string' ? {error: item.error.message} : {}),
                 },
@@ -272,6 +273,7 @@ class CodexSession implements HarnessSession {
                   id: item.id,
                   call,
                   ok: item.status === 'completed',
+                  result: {output: item.aggregated_output, exitCode: item.exit_code},
                   ...(item.status === 'completed' || item.exit_code === undefined
                     ? {}
                     : {error: `The command exited with code ${item.exit_code}.`}),
@@ -335,6 +337,13 @@ function toMcpStartupError(error: unknown, agent: string): StratosError | undefi
     `Agent '${agent}' (codex) could not start its MCP server${server === undefined ? '' : ` '${server}'`}: ${reason}. Nothing was sent to a model. Check that the server's command or URL in mcp.servers of workflow.yaml works on its own.`,
     {cause: error, details: {agent, harness: 'codex', ...(server === undefined ? {} : {server})}},
   );
+}
+
+/** An MCP tool's result as Codex reports it, in the shape a direct MCP call records (`structuredContent`). */
+function mcpResult(result: {content: unknown; structured_content: unknown}): Record<string, unknown> {
+  return result.structured_content == null
+    ? {content: result.content}
+    : {content: result.content, structuredContent: result.structured_content};
 }
 
 /** With an output schema Codex answers with JSON text in strict `text.format`; prose is not a result. */

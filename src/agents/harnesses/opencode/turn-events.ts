@@ -171,6 +171,7 @@ export class OpenCodeTurnEvents {
         id: part.callID,
         call,
         ok: state.status === 'completed',
+        ...(state.status === 'completed' && state.output !== undefined ? {result: state.output} : {}),
         ...at(state.time?.end),
         ...(state.status === 'error' && typeof state.error === 'string' ? {error: state.error} : {}),
       });
