@@ -2,9 +2,10 @@
 // shows it registered for stratos and st, and the completion function, driven by COMP_WORDS/COMP_CWORD as bash does,
 // offers commands, group actions, options, option choices, workflow names and run ids from a temp project. zsh: the
 // script is loaded after compinit (sourced, and autoloaded from $fpath), `_stratos` runs with words/CURRENT set as
-// the completion system sets them, and what it hands to compadd is captured. fish: `complete -C` prints what fish
-// would offer for a command line. zsh and fish skip only where they are missing and cannot be installed
-// (scripts/ensure-test-packages.ts, which `npm test` runs first, installs them as root on Debian).
+// the completion system sets them, and what it hands to compadd is captured. fish: with the script sourced, or saved
+// where fish looks for completions, `complete -C` prints what fish would offer for a command line. zsh and fish
+// skip only where they are missing and cannot be installed (scripts/ensure-test-packages.ts, which `npm test` runs
+// first, installs them as root on Debian).
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import {chmod, mkdir, symlink, writeFile} from 'node:fs/promises';
@@ -175,13 +176,9 @@ test('zsh: saved as _stratos in a folder of $fpath, the script completes on its 
 
 const fishSkip = describeUninstallable('fish') ?? false;
 
-/** What fish offers for the command line `line` (completion candidates without descriptions, sorted by fish). */
-function completeFish(line: string): string[] {
-  const out = runShell('fish', [
-    '--no-config',
-    '-c',
-    `stratos completion fish | source\ncomplete -C ${quote(line)}`,
-  ]);
+/** What fish offers for the command line `line` (candidates without descriptions, sorted by fish) after `load`. */
+function completeFish(line: string, load = 'stratos completion fish | source'): string[] {
+  const out = runShell('fish', ['--no-config', '-c', `${load}\ncomplete -C ${quote(line)}`]);
   return out
     .split('\n')
     .filter((entry) => entry !== '')
@@ -207,6 +204,18 @@ test('fish: workflow names and run ids come from the project; a path falls back 
   assert.deepEqual(completeFish(`stratos runs show ${runId.slice(0, 6)}`), [runId]);
   await project.write('input-one.json', '{"text":"hi"}');
   assert.deepEqual(completeFish('stratos run greet --input-file input-o'), ['input-one.json']);
+});
+
+test('fish: saved as stratos.fish and st.fish where fish looks for completions, the script loads', {
+  skip: fishSkip,
+}, async () => {
+  const completions = join(project.cwd, '..', 'fish-completions');
+  await mkdir(completions, {recursive: true});
+  const script = await project.cli(['completion', 'fish']);
+  for (const name of ['stratos', 'st']) await writeFile(join(completions, `${name}.fish`), script.stdout);
+  const load = `set -p fish_complete_path ${quote(completions)}`;
+  assert.deepEqual(completeFish('stratos ru', load), ['run', 'runs']);
+  assert.deepEqual(completeFish('st run gr', load), ['greet', 'grow']);
 });
 
 test('the --json form carries the script; an unknown shell is a usage error', async () => {
