@@ -4,7 +4,7 @@
 import {spawnSync} from 'node:child_process';
 import {createRequire} from 'node:module';
 import {dirname, join} from 'node:path';
-import {ensureChromium} from './ensure-chromium.ts';
+import {ensureTestPackages} from './ensure-test-packages.ts';
 import {listTestFiles} from './test-files.ts';
 
 const major = Number(process.versions.node.split('.')[0]);
@@ -15,7 +15,7 @@ if (major !== 24) {
   process.exit(1);
 }
 console.log(`node ${process.version}`);
-ensureChromium();
+ensureTestPackages();
 
 // The conformance scenarios measure client timing (SSE retry within 200 ms of the server's retry field): they run
 // last and alone, so the rest of the suite's processes do not load the machine while they are measured.

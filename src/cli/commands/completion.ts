@@ -20,7 +20,8 @@ complete -o default -F _stratos_completion stratos st
 `,
   zsh: `#compdef stratos st
 # Stratos completion for zsh. Load it with: source <(stratos completion zsh)
-# (after 'autoload -Uz compinit && compinit' in ~/.zshrc). Candidates come from 'stratos __complete'.
+# (after 'autoload -Uz compinit && compinit' in ~/.zshrc), or save it as _stratos in a folder of $fpath.
+# Candidates come from 'stratos __complete'.
 _stratos() {
   local -a candidates
   candidates=("\${(@f)$(\${words[1]} __complete -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
@@ -30,13 +31,23 @@ _stratos() {
     compadd -- "\${candidates[@]}"
   fi
 }
-compdef _stratos stratos st
+# Autoloaded from $fpath, this file is the body of _stratos: complete now. Sourced, register the function.
+if [[ "\${funcstack[1]}" == _stratos ]]; then
+  _stratos "$@"
+else
+  compdef _stratos stratos st
+fi
 `,
   fish: `# Stratos completion for fish. Load it with: stratos completion fish | source
 # (or save it as ~/.config/fish/completions/stratos.fish). Candidates come from 'stratos __complete'.
 function __stratos_complete
     set -l tokens (commandline -opc)
-    $tokens[1] __complete -- $tokens[2..-1] (commandline -ct) 2>/dev/null
+    set -l candidates ($tokens[1] __complete -- $tokens[2..-1] (commandline -ct) 2>/dev/null)
+    if set -q candidates[1]
+        printf '%s\\n' $candidates
+    else
+        __fish_complete_path (commandline -ct)
+    end
 end
 complete -c stratos -f -a '(__stratos_complete)'
 complete -c st -f -a '(__stratos_complete)'
