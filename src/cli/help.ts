@@ -5,7 +5,7 @@
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {packageDirectory, packageVersion} from '../internal/package-info.ts';
-import type {CommandSpec} from './command.ts';
+import type {CommandSpec} from './commands/command.ts';
 import {commandGroups, commands, listGroupCommands, setupCommands} from './commands/table.ts';
 import {formatFlag, formatUsage} from './usage.ts';
 

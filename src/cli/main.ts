@@ -6,7 +6,7 @@ import {redactOutputText, redactOutputValue} from '../api/output-redaction.ts';
 import {isStratosError, StratosError} from '../errors/index.ts';
 import {formatSuggestions, suggestClosest} from '../internal/edit-distance.ts';
 import {packageVersion} from '../internal/package-info.ts';
-import type {CommandContext, CommandOutput} from './command.ts';
+import type {CommandContext, CommandOutput} from './commands/command.ts';
 import {commandGroups, findCommand, listFirstWords, listGroupCommands} from './commands/table.ts';
 import {commandHelp, describeCommand, describeGroup, groupHelp, readRootHelp, rootHelp} from './help.ts';
 import {failureEnvelope, successEnvelope} from './output/envelope.ts';

@@ -5,7 +5,7 @@
 import {parseArgs} from 'node:util';
 import {StratosError} from '../errors/index.ts';
 import {formatSuggestions, suggestClosest} from '../internal/edit-distance.ts';
-import type {CommandSpec, ParsedCommand} from './command.ts';
+import type {CommandSpec, ParsedCommand} from './commands/command.ts';
 import {formatFlag, formatUsage} from './usage.ts';
 
 /**

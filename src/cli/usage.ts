@@ -1,5 +1,5 @@
 /** A command's usage line, derived from its declared positionals and options so that it is written only once. */
-import type {CommandSpec, OptionSpec} from './command.ts';
+import type {CommandSpec, OptionSpec} from './commands/command.ts';
 
 /**
  * `stratos run <workflow> [--input <json> | --input-file <path>] [--json]`: positionals (`[<x>]` when optional),

@@ -7,14 +7,6 @@
 
 import {describeCauseText, type SourceLocation} from '../errors/index.ts';
 import type {EventRecord, RecordedError} from './artifacts/run-record.ts';
-import {
-  attributeNames,
-  conventionAttributes,
-  type OperationStatus,
-  spanKindOf,
-  truncateText,
-  workflowSpanName,
-} from './conventions.ts';
 import {createSpanId} from './ids.ts';
 import {
   type BeginOptions,
@@ -26,6 +18,14 @@ import {
   silentScope,
   type TelemetryAttributes,
 } from './invocation-telemetry.ts';
+import {
+  attributeNames,
+  conventionAttributes,
+  type OperationStatus,
+  spanKindOf,
+  truncateText,
+  workflowSpanName,
+} from './model/conventions.ts';
 import {nowMs, recordingScope, type SpanRecord} from './recording-scope.ts';
 import type {RunRecorder} from './run-recorder.ts';
 import {errorMessage} from './telemetry-diagnostic.ts';

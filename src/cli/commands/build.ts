@@ -1,8 +1,8 @@
 import {buildWorkflows} from '../../api/build-workflows.ts';
 import type {WorkflowBuildResult} from '../../builder/index.ts';
 import {BuildError, StratosError} from '../../errors/index.ts';
-import {type CommandHandler, workflowTarget} from '../command.ts';
 import {formatDiagnostic} from '../output/format-diagnostic.ts';
+import {type CommandHandler, workflowTarget} from './command.ts';
 
 export const buildCommand: CommandHandler = async (command, context) => {
   const target = workflowTarget(command);

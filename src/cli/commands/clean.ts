@@ -1,6 +1,6 @@
 import {cleanWorkflows} from '../../api/clean-workflows.ts';
 import type {Diagnostic} from '../../errors/index.ts';
-import {type CommandHandler, workflowTarget} from '../command.ts';
+import {type CommandHandler, workflowTarget} from './command.ts';
 
 export const cleanCommand: CommandHandler = async (command, context) => {
   const results = await cleanWorkflows(workflowTarget(command), {cwd: context.cwd, env: context.env});

@@ -6,7 +6,7 @@
  */
 import {discover, resolveHost} from '../../api/host.ts';
 import {listRuns} from '../../api/runs.ts';
-import type {CommandContext, CommandHandler, CommandSpec} from '../command.ts';
+import type {CommandContext, CommandHandler, CommandSpec} from './command.ts';
 import {commandGroups, findCommand, listFirstWords, listGroupCommands} from './table.ts';
 
 export const completeCommand: CommandHandler = async (command, context) => {

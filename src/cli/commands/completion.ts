@@ -4,7 +4,7 @@
  * without regenerating the script. The script calls the program by the name it was typed as (`stratos` or `st`).
  */
 import {StratosError} from '../../errors/index.ts';
-import type {CommandHandler} from '../command.ts';
+import type {CommandHandler} from './command.ts';
 import {completionShells} from './table.ts';
 
 const scripts: Record<(typeof completionShells)[number], string> = {

@@ -1,5 +1,5 @@
 import {describeWorkflow} from '../../api/describe-workflow.ts';
-import type {CommandHandler} from '../command.ts';
+import type {CommandHandler} from './command.ts';
 import {requireTarget} from './require-target.ts';
 
 export const describeCommand: CommandHandler = async (command, context) => {

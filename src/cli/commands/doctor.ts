@@ -1,7 +1,7 @@
 /** `stratos doctor`: every check of the setup with its fix; exit 1 when one needs fixing. */
 import {type CheckSetupResult, checkSetup} from '../../api/check-setup.ts';
 import {StratosError} from '../../errors/index.ts';
-import type {CommandContext, CommandHandler} from '../command.ts';
+import type {CommandContext, CommandHandler} from './command.ts';
 
 export const doctorCommand: CommandHandler = async (_command, context) => {
   const result = await checkSetup({cwd: context.cwd, env: context.env});

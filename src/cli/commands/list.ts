@@ -1,7 +1,7 @@
 import {join, relative, sep} from 'node:path';
 import {listWorkflows} from '../../api/list-workflows.ts';
 import {packageDirectory} from '../../internal/package-info.ts';
-import type {CommandHandler} from '../command.ts';
+import type {CommandHandler} from './command.ts';
 
 // Findings (invalid manifests, duplicate names) go with the warnings, which the CLI prints on stderr.
 export const listCommand: CommandHandler = async (_command, context) => {

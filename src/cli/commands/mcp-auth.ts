@@ -1,6 +1,6 @@
 import {loginMcpServer, logoutMcpServer} from '../../api/mcp-auth.ts';
 import {StratosError} from '../../errors/index.ts';
-import type {CommandHandler, ParsedCommand} from '../command.ts';
+import type {CommandHandler, ParsedCommand} from './command.ts';
 
 /** `stratos mcp login --name <server> [--workflow <name>]`: browser sign-in, credentials stored for later runs. */
 export const mcpLoginCommand: CommandHandler = async (command, context) => {

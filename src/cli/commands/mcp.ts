@@ -1,6 +1,6 @@
 import {listMcpServers} from '../../api/list-mcp-servers.ts';
-import type {CommandHandler} from '../command.ts';
 import {formatDiagnostic} from '../output/format-diagnostic.ts';
+import type {CommandHandler} from './command.ts';
 
 /** `stratos mcp list`: servers of every discovered workflow with workflow and transport, never a secret. */
 export const mcpListCommand: CommandHandler = async (_command, context) => {

@@ -2,7 +2,7 @@
 import {relative} from 'node:path';
 import {createWorkflow} from '../../api/create-workflow.ts';
 import {StratosError} from '../../errors/index.ts';
-import type {CommandHandler} from '../command.ts';
+import type {CommandHandler} from './command.ts';
 
 export const newCommand: CommandHandler = async (command, context) => {
   const name = command.positionals[0];

@@ -1,6 +1,6 @@
 import type {OllamaStatus} from '../../api/ollama-status.ts';
 import {readProviderStatus} from '../../api/provider-status.ts';
-import type {CommandContext, CommandHandler} from '../command.ts';
+import type {CommandContext, CommandHandler} from './command.ts';
 
 export const providerStatusCommand: CommandHandler = async (_command, context) => {
   const result = await readProviderStatus({cwd: context.cwd, env: context.env});

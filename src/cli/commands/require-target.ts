@@ -1,5 +1,5 @@
 import {StratosError} from '../../errors/index.ts';
-import {type ParsedCommand, workflowTarget} from '../command.ts';
+import {type ParsedCommand, workflowTarget} from './command.ts';
 
 export function requireTarget(command: ParsedCommand, name: string): string {
   const target = workflowTarget(command);

@@ -2,7 +2,7 @@ import {resolve} from 'node:path';
 import {runWorkflow} from '../../api/run-workflow.ts';
 import {StratosError} from '../../errors/index.ts';
 import {FileTooLargeError, NotRegularFileError, readRegularFile} from '../../internal/regular-file.ts';
-import type {CommandHandler} from '../command.ts';
+import type {CommandHandler} from './command.ts';
 import {requireTarget} from './require-target.ts';
 
 export const runCommand: CommandHandler = async (command, context) => {

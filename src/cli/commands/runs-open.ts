@@ -1,7 +1,7 @@
 /** `stratos runs open [run]`: the local runs page, served until Ctrl+C. */
 import {openRuns} from '../../api/open-runs.ts';
 import {StratosError} from '../../errors/index.ts';
-import type {CommandHandler} from '../command.ts';
+import type {CommandHandler} from './command.ts';
 
 /**
  * The URL goes to stderr as soon as the page is served (also in --json mode, where stdout holds only the one

@@ -8,8 +8,8 @@ import {
   type TokenUsage,
 } from '../../api/runs.ts';
 import {formatLocation, StratosError, visibleCauses} from '../../errors/index.ts';
-import type {CommandContext, CommandHandler} from '../command.ts';
 import {formatRelativeTime} from '../output/relative-time.ts';
+import type {CommandContext, CommandHandler} from './command.ts';
 
 export const runsListCommand: CommandHandler = async (command, context) => {
   const limit = parseLimit(command.values.limit);

@@ -8,7 +8,7 @@ import {
   uninstallBundledSkill,
 } from '../../api/skill.ts';
 import {isStratosError} from '../../errors/index.ts';
-import type {CommandContext, CommandHandler, ParsedCommand} from '../command.ts';
+import type {CommandContext, CommandHandler, ParsedCommand} from './command.ts';
 
 function selection(command: ParsedCommand, context: CommandContext) {
   const agent = command.values.agent;

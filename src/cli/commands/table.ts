@@ -1,5 +1,5 @@
 /** Every CLI command, declared as data. Adding a command is one entry here plus one file in this folder. */
-import {type CommandSpec, jsonOption, nameOption} from '../command.ts';
+import {type CommandSpec, jsonOption, nameOption} from './command.ts';
 
 /** The templates of `stratos new` (folders under the package's `templates/`). */
 export const workflowTemplates = ['basic', 'mcp', 'agent', 'decision'] as const;

@@ -3,7 +3,7 @@ import {recordCaseFromRun} from '../../api/record-test-case.ts';
 import {testWorkflows} from '../../api/test-workflows.ts';
 import {StratosError} from '../../errors/index.ts';
 import type {CaseReport} from '../../testing/run-test-case.ts';
-import {type CommandContext, type CommandHandler, workflowTarget} from '../command.ts';
+import {type CommandContext, type CommandHandler, workflowTarget} from './command.ts';
 
 export const testCommand: CommandHandler = async (command, context) => {
   const result = await testWorkflows(workflowTarget(command), {

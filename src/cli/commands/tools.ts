@@ -1,5 +1,5 @@
 import {listTools} from '../../api/tools.ts';
-import type {CommandHandler} from '../command.ts';
+import type {CommandHandler} from './command.ts';
 
 export const toolsListCommand: CommandHandler = async (_command, context) => {
   const result = listTools();

@@ -10,6 +10,7 @@ import {link, open, readFile, rename, rm, stat} from 'node:fs/promises';
 import {hostname} from 'node:os';
 import {AuthenticationError} from '../../errors/index.ts';
 import {isNotFound} from '../../internal/json-file.ts';
+import {isProcessAlive} from '../../internal/process-alive.ts';
 
 export interface FileLockOptions {
   /** How long to wait for the lock before failing. */
@@ -109,15 +110,6 @@ function isStale(holder: Holder, staleMs: number): boolean {
   const content = holder.content;
   if (content === undefined || content.host !== hostname() || typeof content.pid !== 'number') return false;
   return !isProcessAlive(content.pid);
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function breakStale(path: string, staleText: string): Promise<void> {

@@ -4,7 +4,7 @@
  * read older runs.
  */
 import type {SourceLocation} from '../../errors/index.ts';
-import type {OperationStatus} from '../conventions.ts';
+import type {OperationStatus} from '../model/conventions.ts';
 
 export const RUN_FILE = 'run.json';
 export const EVENTS_FILE = 'events.jsonl';

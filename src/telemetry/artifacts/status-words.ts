@@ -3,7 +3,7 @@
  * operations too, plus `incomplete` for an operation its owner closed before it ended. The recorded span status
  * (OpenTelemetry's `ok`/`error`) stays as it is in events.jsonl, the `--json` data and exported traces.
  */
-import type {OperationStatus} from '../conventions.ts';
+import type {OperationStatus} from '../model/conventions.ts';
 
 const words: Record<OperationStatus, string> = {
   ok: 'succeeded',

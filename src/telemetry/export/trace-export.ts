@@ -20,8 +20,8 @@ import {
   type SpanProcessor,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
-import type {OperationStatus} from '../conventions.ts';
 import type {TelemetryAttributes} from '../invocation-telemetry.ts';
+import type {OperationStatus} from '../model/conventions.ts';
 import type {Destination} from './destinations.ts';
 import {FileSpanExporter} from './file-span-exporter.ts';
 

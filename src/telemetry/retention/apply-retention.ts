@@ -6,6 +6,7 @@
 import {readdirSync, readFileSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
 import {isNotFound, isRecord} from '../../internal/json-file.ts';
+import {isProcessAlive} from '../../internal/process-alive.ts';
 import {runsDirectory} from '../artifacts/run-folders.ts';
 import {RUN_FILE} from '../artifacts/run-record.ts';
 import {type RecordedRun, type RetentionLimits, selectRemovals} from './select-removals.ts';
@@ -71,16 +72,6 @@ function readState(folder: string): RecordedRun['state'] {
   if (record.status !== 'running') return 'completed';
   // A running record whose process is gone is a crashed run: completed, as far as retention is concerned.
   return typeof record.pid === 'number' && isProcessAlive(record.pid) ? 'active' : 'completed';
-}
-
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function listFolders(path: string): string[] {

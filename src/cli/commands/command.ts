@@ -1,7 +1,7 @@
 /** The shape every CLI command shares: options declared once as data drive parsing and help. */
-import type {BuildProgress} from '../builder/index.ts';
-import type {Diagnostic, StratosError} from '../errors/index.ts';
-import type {Style} from './output/style.ts';
+import type {BuildProgress} from '../../builder/index.ts';
+import type {Diagnostic, StratosError} from '../../errors/index.ts';
+import type {Style} from '../output/style.ts';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
