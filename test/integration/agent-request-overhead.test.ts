@@ -10,6 +10,7 @@ import {after, before, describe, test} from 'node:test';
 import {query, type SDKUserMessage} from '@anthropic-ai/claude-agent-sdk';
 import {Codex} from '@openai/codex-sdk';
 import {createOpencodeClient, createOpencodeServer} from '@opencode-ai/sdk';
+import {cleanEnv} from '../helpers/run-cli.ts';
 import {createTempProject, manifest, type TempProject} from '../helpers/temp-project.ts';
 import {startAnthropicServer} from '../servers/models/anthropic.ts';
 import {createHarnessHome, type HarnessHome} from '../servers/models/harness-env.ts';
@@ -238,7 +239,16 @@ for (const target of targets) {
 
     test('the first request through Stratos equals the one the SDK sends alone', async () => {
       const directFrom = server.modelRequests().length;
-      await target.direct(home.env, project.cwd);
+      // The SDK alone gets the environment Stratos gives the harness: the CLI's (the test process's, the project's
+      // and the harness home's) without Stratos's own variables. Harnesses read more than their own variables
+      // (Claude Code names $SHELL in its system prompt), so anything less would compare two environments.
+      const cliEnv = {...cleanEnv(), ...project.env, ...home.env};
+      const harnessEnv = Object.fromEntries(
+        Object.entries(cliEnv).filter(
+          (entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('STRATOS_'),
+        ),
+      );
+      await target.direct(harnessEnv, project.cwd);
       const direct = mainRequest(server, directFrom);
       const stratosFrom = server.modelRequests().length;
       const result = await project.cli(['run', 'overhead', '--input', '{}', '--json'], {env: home.env});
