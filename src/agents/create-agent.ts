@@ -15,14 +15,14 @@ import type {ScriptedAgentAnswer} from '../context/scripted-answers.ts';
 import {AgentRunError, isStratosError, StratosError} from '../errors/index.ts';
 import type {OperationScope} from '../telemetry/index.ts';
 import {describeAgentConfiguration, describeAgentSession} from './agent-attributes.ts';
-import {createHarnessEnvironment} from './agent-environment.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
 import {assertHookCoverage} from './check-hook-coverage.ts';
 import type {AgentHarness, HarnessSession} from './harness.ts';
+import {createHarnessEnvironment} from './harness-kit/agent-environment.ts';
+import {HookFailure} from './harness-kit/hooks.ts';
+import {ModelUnavailableError} from './harness-kit/model-unavailable-error.ts';
 import {findHarness} from './harnesses/registry.ts';
-import {HookFailure} from './hooks.ts';
 import {loadHarness, preloadHarnessSdk} from './load-harness.ts';
-import {ModelUnavailableError} from './model-unavailable-error.ts';
 import type {ReadyCandidate} from './selection/check-readiness.ts';
 import {
   createSessionMarker,

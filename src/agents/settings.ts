@@ -8,8 +8,8 @@ import type {z} from 'zod';
 import {mergeLayers} from '../config/precedence.ts';
 import {mergePromptReferences, type PromptReference} from '../config/prompts.ts';
 import {StratosError} from '../errors/index.ts';
+import type {AgentEvent, AgentHooks} from './harness-kit/hooks.ts';
 import {defaultHarnessId, type HarnessId, harnessIds, harnessRecords} from './harnesses/registry.ts';
-import type {AgentEvent, AgentHooks} from './hooks.ts';
 import {validateAgentLayer, validateAgentSettings} from './validate-agent-settings.ts';
 
 export {type HarnessId, harnessIds};

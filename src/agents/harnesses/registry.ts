@@ -4,16 +4,20 @@
  * default provider, native model ids), readiness, tool selection and `stratos tools list`, adapter loading, the
  * missing-SDK error, the authentication check (start-up, selection and `stratos provider status`) all read these
  * records, so adding a harness is one record here plus one adapter folder (`harnesses/<id>/`: `index.ts` with the
- * `AgentHarness`, `tools.ts` with its tool table, `authentication.ts`). No code outside the two names a harness.
+ * `AgentHarness`, `tools.ts` with its tool table, `sdk.ts` with its SDK package, `authentication.ts`). No code
+ * outside the two names a harness.
  *
  * Records hold plain data and lazy functions only: importing the registry loads no SDK, no adapter and no
  * `node:child_process` (the authoring entry imports it through createAgent).
  */
 import type {AgentHarness} from '../harness.ts';
 import type {HarnessToolCatalog} from '../tool-names.ts';
+import {claudeCodeSdk} from './claude-code/sdk.ts';
 import {claudeCodeTools} from './claude-code/tools.ts';
+import {codexSdk} from './codex/sdk.ts';
 import {codexTools} from './codex/tools.ts';
 import {openCodeKeyProviders} from './opencode/provider-keys.ts';
+import {openCodeSdk} from './opencode/sdk.ts';
 import {openCodeTools} from './opencode/tools.ts';
 
 export interface HarnessRecord {
@@ -69,9 +73,7 @@ export interface HarnessRecord {
 export const harnessRecords = [
   {
     id: 'claude-code',
-    title: 'Claude Code',
-    sdkPackage: '@anthropic-ai/claude-agent-sdk',
-    install: 'npm install @anthropic-ai/claude-agent-sdk',
+    ...claudeCodeSdk,
     effortLevels: ['low', 'medium', 'high', 'xhigh', 'max'],
     providers: ['anthropic'],
     providerAuthentication: [],
@@ -87,9 +89,7 @@ export const harnessRecords = [
   },
   {
     id: 'codex',
-    title: 'Codex',
-    sdkPackage: '@openai/codex-sdk',
-    install: 'npm install @openai/codex-sdk',
+    ...codexSdk,
     effortLevels: ['minimal', 'low', 'medium', 'high', 'xhigh'],
     providers: ['openai', 'azure'],
     providerAuthentication: ['azure'],
@@ -105,9 +105,7 @@ export const harnessRecords = [
   },
   {
     id: 'opencode',
-    title: 'OpenCode',
-    sdkPackage: '@opencode-ai/sdk',
-    install: 'npm install @opencode-ai/sdk opencode-ai',
+    ...openCodeSdk,
     // OpenCode's variant names across its providers (`opencode models <provider> --verbose`, opencode-ai 1.18):
     // OpenAI none..xhigh and max, Anthropic low..max, Google minimal..high. Each model defines its own subset.
     effortLevels: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'],
