@@ -73,37 +73,12 @@ export const layerNotes: Record<string, string> = {
   entry: 'the files directly under `src/`: they only re-export by name',
 };
 
-const harnessSeam = 'being removed by the harness-seam change';
-
 /**
  * The cycles the check tolerates and prints as warnings, each as the check prints it (`a -> b -> a`, starting at
  * its smallest member): module cycles name files, folder cycles name folders below src/. This list only
  * shrinks: the check fails on a cycle it does not list and on a listed cycle that no longer exists.
  */
-export const knownCycles: {cycle: string; reason: string}[] = [
-  {
-    cycle: 'agents/settings.ts -> agents/validate-agent-settings.ts -> agents/settings.ts',
-    reason: harnessSeam,
-  },
-  {cycle: 'agents -> agents/harnesses -> agents/harnesses/claude-code -> agents', reason: harnessSeam},
-  {cycle: 'agents -> agents/harnesses -> agents/harnesses/codex -> agents', reason: harnessSeam},
-  {cycle: 'agents -> agents/harnesses -> agents/harnesses/opencode -> agents', reason: harnessSeam},
-  {cycle: 'agents -> agents/harnesses/codex -> agents', reason: harnessSeam},
-  {cycle: 'agents -> agents/selection -> agents', reason: harnessSeam},
-  {
-    cycle: 'agents -> agents/selection -> agents/harnesses -> agents/harnesses/claude-code -> agents',
-    reason: harnessSeam,
-  },
-  {
-    cycle: 'agents -> agents/selection -> agents/harnesses -> agents/harnesses/codex -> agents',
-    reason: harnessSeam,
-  },
-  {
-    cycle: 'agents -> agents/selection -> agents/harnesses -> agents/harnesses/opencode -> agents',
-    reason: harnessSeam,
-  },
-  {cycle: 'agents -> agents/selection -> agents/harnesses/codex -> agents', reason: harnessSeam},
-];
+export const knownCycles: {cycle: string; reason: string}[] = [];
 
 /** The markers in AGENTS.md around the generated table of `renderLayerTable()`. */
 export const layerTableMarkers = {

@@ -2,7 +2,7 @@
  * The MCP servers an agent passes to its harness: its allowedMcps selection of mcp.servers, with {env:}/{file:}
  * references resolved and auth headers added. Called before every agent request, so credentials are rechecked
  * and refreshed between requests. The harness owns the connections; only a Codex agent with tool hooks has its
- * MCP calls pass through Stratos (the hook bridge in mcp-hook-bridge.ts), because Codex has no hook API.
+ * MCP calls pass through Stratos (the hook bridge in harness-kit/mcp-hook-bridge.ts), because Codex has no hook API.
  */
 import {resolveReferenceMap} from '../config/references.ts';
 import type {McpServerConfig} from '../manifest/index.ts';

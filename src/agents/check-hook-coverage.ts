@@ -4,9 +4,9 @@
  * listed in the harness's tool table (`unguarded`), and such an agent is refused before anything starts.
  */
 import {StratosError} from '../errors/index.ts';
+import type {AgentHooks} from './harness-kit/hooks.ts';
 import type {HarnessId} from './harnesses/registry.ts';
 import {findHarness} from './harnesses/registry.ts';
-import type {AgentHooks} from './hooks.ts';
 import type {ToolSelection} from './tool-names.ts';
 
 /**

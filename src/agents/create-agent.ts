@@ -15,15 +15,14 @@ import type {ScriptedAgentAnswer} from '../context/scripted-answers.ts';
 import {AgentRunError, isStratosError, StratosError} from '../errors/index.ts';
 import type {OperationScope} from '../telemetry/index.ts';
 import {describeAgentConfiguration, describeAgentSession} from './agent-attributes.ts';
-import {createHarnessEnvironment} from './agent-environment.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
 import {assertHookCoverage} from './check-hook-coverage.ts';
 import type {AgentHarness, HarnessSession} from './harness.ts';
-import {resolveCodexProvider} from './harnesses/codex/provider-setup.ts';
+import {createHarnessEnvironment} from './harness-kit/agent-environment.ts';
+import {HookFailure} from './harness-kit/hooks.ts';
+import {ModelUnavailableError} from './harness-kit/model-unavailable-error.ts';
 import {findHarness} from './harnesses/registry.ts';
-import {HookFailure} from './hooks.ts';
 import {loadHarness, preloadHarnessSdk} from './load-harness.ts';
-import {ModelUnavailableError} from './model-unavailable-error.ts';
 import type {ReadyCandidate} from './selection/check-readiness.ts';
 import {
   createSessionMarker,
@@ -634,9 +633,9 @@ class AgentSession<Output> implements Agent<Output> {
   }
 
   /**
-   * The check before any work. An explicit provider owns its authentication: Azure never falls back to an OpenAI
-   * key or login, and an Ollama agent needs no credentials but its installed, tool-capable local model
-   * (./check-ollama-agent.ts).
+   * The check before any work: the harness record's one authentication check for the provider (an explicit
+   * provider owns its authentication: Codex's Azure never falls back to an OpenAI key or login); an Ollama agent
+   * needs no credentials but its installed, tool-capable local model (./check-ollama-agent.ts).
    */
   async #checkAuthentication(
     harness: AgentHarness,
@@ -646,9 +645,7 @@ class AgentSession<Output> implements Agent<Output> {
     if (this.#current.provider === 'ollama') {
       const {requireOllamaAgentModel} = await import('./check-ollama-agent.ts');
       await requireOllamaAgentModel({agent: this.name, model: this.#current.model!, env, signal});
-    } else if (harness.id === 'codex' && this.#current.provider === 'azure')
-      resolveCodexProvider('azure', env);
-    else await findHarness(harness.id).checkAuthentication(env);
+    } else await findHarness(harness.id).checkAuthentication(env, this.#current.provider);
   }
 
   /** With model preferences: prepares the candidates once, then makes the first untried one current. */

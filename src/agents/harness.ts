@@ -4,7 +4,7 @@
  * an adapter translates them into native SDK operations. Adapters load their SDK only when a session starts.
  * Each adapter is one folder under `harnesses/` plus one record in `harnesses/registry.ts`.
  */
-import type {AgentEvent, AgentHooks} from './hooks.ts';
+import type {AgentEvent, AgentHooks} from './harness-kit/hooks.ts';
 import type {HarnessId} from './settings.ts';
 import type {ToolSelection} from './tool-names.ts';
 

@@ -12,12 +12,6 @@ export type {
   HarnessSessionOptions,
   HarnessTurnResult,
 } from './harness.ts';
-export {
-  findHarness,
-  type HarnessRecord,
-  harnessRecords,
-  isHarnessId,
-} from './harnesses/registry.ts';
 export type {
   AfterToolDecision,
   AgentEvent,
@@ -25,7 +19,13 @@ export type {
   AgentLifecycleEvent,
   BeforeToolDecision,
   ToolCall,
-} from './hooks.ts';
+} from './harness-kit/hooks.ts';
+export {
+  findHarness,
+  type HarnessRecord,
+  harnessRecords,
+  isHarnessId,
+} from './harnesses/registry.ts';
 export {harnessPackages} from './load-harness.ts';
 export {
   type AgentConfigFields,

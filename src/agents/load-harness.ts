@@ -1,10 +1,10 @@
 /**
  * Loads a harness adapter on first execute, through its registry record. Adapters import their SDK (and its
  * ~400 MB binary package) lazily, so importing `@stratoscli/stratos` loads neither; a missing SDK is a clear error
- * with the install command.
+ * with the install command (./harness-kit/import-harness-sdk.ts).
  */
-import {StratosError} from '../errors/index.ts';
 import type {AgentHarness} from './harness.ts';
+import {importHarnessSdk} from './harness-kit/import-harness-sdk.ts';
 import {findHarness, type HarnessId, harnessRecords} from './harnesses/registry.ts';
 
 /** The SDK package of each harness, from the harness registry. */
@@ -22,23 +22,5 @@ export function loadHarness(id: HarnessId): Promise<AgentHarness> {
  * @throws StratosError STRATOS_AGENT_HARNESS_MISSING
  */
 export async function preloadHarnessSdk(id: HarnessId): Promise<void> {
-  await importHarnessSdk(id, () => import(harnessPackages[id]));
-}
-
-/** Imports a harness SDK; a missing package becomes STRATOS_AGENT_HARNESS_MISSING. */
-export async function importHarnessSdk<T>(harness: HarnessId, load: () => Promise<T>): Promise<T> {
-  try {
-    return await load();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
-      const {sdkPackage, install, title} = findHarness(harness);
-      throw new StratosError(
-        'STRATOS_AGENT_HARNESS_MISSING',
-        `The ${harness} harness (${title}) needs the package ${sdkPackage}, which is not installed. Install it next to @stratoscli/stratos: '${install}' (add -g when Stratos is installed globally).`,
-        {cause: error, details: {harness, package: sdkPackage, install}},
-      );
-    }
-    throw error;
-  }
+  await importHarnessSdk(id, findHarness(id), () => import(harnessPackages[id]));
 }

@@ -1,15 +1,16 @@
 /**
  * Agent settings: the fields of `agents.<name>` in workflow.yaml, of invocation overrides and of createAgent in
- * code, their validation, and their field-by-field resolution (code, then overrides, then workflow.yaml, then
- * these defaults). Lists replace lower-priority lists; prompt variables merge by name.
+ * code, and their field-by-field resolution (code, then overrides, then workflow.yaml, then these defaults),
+ * checked by the one validator (./validate-agent-settings.ts). Lists replace lower-priority lists; prompt
+ * variables merge by name.
  */
 import type {z} from 'zod';
 import {mergeLayers} from '../config/precedence.ts';
-import {isPromptReference, mergePromptReferences, type PromptReference} from '../config/prompts.ts';
+import {mergePromptReferences, type PromptReference} from '../config/prompts.ts';
 import {StratosError} from '../errors/index.ts';
-import {type HarnessId, harnessIds, harnessRecords, isHarnessId} from './harnesses/registry.ts';
-import type {AgentEvent, AgentHooks} from './hooks.ts';
-import {validateAgentSettings} from './validate-agent-settings.ts';
+import type {AgentEvent, AgentHooks} from './harness-kit/hooks.ts';
+import {defaultHarnessId, type HarnessId, harnessIds, harnessRecords} from './harnesses/registry.ts';
+import {validateAgentLayer, validateAgentSettings} from './validate-agent-settings.ts';
 
 export {type HarnessId, harnessIds};
 
@@ -21,7 +22,7 @@ export type AgentEffort = (typeof harnessRecords)[number]['effortLevels'][number
 
 /** Settings that workflow.yaml and invocation overrides may hold (plain data). */
 export interface AgentConfigFields {
-  /** Which harness runs the conversation; default `claude-code`. */
+  /** Which harness runs the conversation; default: the registry's default harness (Claude Code). */
   harness?: HarnessId;
   /** The harness's native model id; default: the harness's own default model. Not together with `models`. */
   model?: string;
@@ -81,94 +82,6 @@ export interface ResolvedAgentSettings
   worktree?: ResolvedWorktree;
 }
 
-const dataFields = [
-  'harness',
-  'model',
-  'models',
-  'provider',
-  'effort',
-  'systemPrompt',
-  'allowedMcps',
-  'allowedTools',
-  'disallowedTools',
-  'workingDirectory',
-  'worktree',
-] as const;
-const codeOnlyFields = ['outputSchema', 'hooks', 'onEvent'] as const;
-
-/**
- * Checks one layer of agent settings. `source` names it in messages (`workflow.yaml agents.reviewer`).
- * @throws StratosError STRATOS_AGENT_CONFIG_INVALID
- */
-export function validateAgentLayer(
-  layer: Readonly<Record<string, unknown>>,
-  source: string,
-  options: {codeFields: boolean},
-): void {
-  for (const [field, value] of Object.entries(layer)) {
-    if (value === undefined) continue;
-    const fail = (expected: string) => {
-      throw new StratosError(
-        'STRATOS_AGENT_CONFIG_INVALID',
-        `The agent setting '${field}' in ${source} ${expected}; got ${describe(value)}.`,
-        {details: {source, field}},
-      );
-    };
-    if (options.codeFields && (codeOnlyFields as readonly string[]).includes(field)) {
-      if (field === 'outputSchema' && !isZodSchema(value)) fail('must be a Zod schema');
-      if (field === 'onEvent' && typeof value !== 'function') fail('must be a function');
-      if (field === 'hooks' && (typeof value !== 'object' || value === null))
-        fail('must be an object of hook functions');
-      continue;
-    }
-    if (!(dataFields as readonly string[]).includes(field)) {
-      const known = options.codeFields ? [...dataFields, ...codeOnlyFields] : dataFields;
-      const hint = (codeOnlyFields as readonly string[]).includes(field)
-        ? ' (it can only be set in code)'
-        : '';
-      throw new StratosError(
-        'STRATOS_AGENT_CONFIG_INVALID',
-        `${source} has the unknown agent setting '${field}'${hint}. Known settings: ${known.join(', ')}.`,
-        {details: {source, field}},
-      );
-    }
-    switch (field) {
-      case 'harness':
-        if (!isHarnessId(value)) fail(`must be one of ${harnessIds.join(', ')}`);
-        break;
-      case 'models':
-        if (
-          !Array.isArray(value) ||
-          value.length === 0 ||
-          !value.every((item) => typeof item === 'string' && item.trim() !== '')
-        )
-          fail('must be a non-empty list of hosted model identities such as "anthropic/claude-sonnet-4-5"');
-        break;
-      case 'model':
-      case 'provider':
-      case 'workingDirectory':
-        if (typeof value !== 'string' || value.trim() === '') fail('must be a non-empty string');
-        break;
-      case 'effort':
-        if (typeof value !== 'string') fail('must be a string such as "low" or "high"');
-        break;
-      case 'worktree':
-        if (!isWorktreeSetting(value))
-          fail(
-            'must be true, false, a worktree name, or {name, cleanup} with a string name and a boolean cleanup',
-          );
-        break;
-      case 'systemPrompt':
-        if (!isPromptReference(value))
-          fail('must be text, {text, variables}, {file} or {template, variables}');
-        break;
-      default:
-        if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
-          fail('must be a list of names');
-    }
-  }
-}
-
 export interface ResolveAgentOptions {
   name: string;
   /** Highest first: code settings, invocation overrides, workflow.yaml. */
@@ -191,7 +104,7 @@ export function resolveAgentSettings(options: ResolveAgentOptions): ResolvedAgen
     options.layers.map((layer) => layer.settings),
     {mergeWith: {systemPrompt: mergePromptReferences}},
   ) as AgentConfigFields;
-  const harness = merged.harness ?? 'claude-code';
+  const harness = merged.harness ?? defaultHarnessId;
   const harnessSelected = merged.models !== undefined && merged.harness === undefined;
   // The merged settings pass the same validator build and `list` use; the first issue is the error.
   const [issue] = validateAgentSettings({
@@ -218,39 +131,9 @@ export function resolveAgentSettings(options: ResolveAgentOptions): ResolvedAgen
   };
 }
 
-function isWorktreeSetting(value: unknown): value is WorktreeSetting {
-  if (typeof value === 'boolean') return true;
-  if (typeof value === 'string') return value.trim() !== '';
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  return Object.entries(value).every(
-    ([key, entry]) =>
-      entry === undefined ||
-      (key === 'name' && typeof entry === 'string' && entry.trim() !== '') ||
-      (key === 'cleanup' && typeof entry === 'boolean'),
-  );
-}
-
 function normalizeWorktree(value: WorktreeSetting | undefined): ResolvedWorktree | undefined {
   if (value === undefined || value === false) return undefined;
   if (value === true) return {cleanup: true};
   if (typeof value === 'string') return {name: value, cleanup: true};
   return {...(value.name === undefined ? {} : {name: value.name}), cleanup: value.cleanup ?? true};
-}
-
-function isZodSchema(value: unknown): boolean {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as {safeParse?: unknown}).safeParse === 'function'
-  );
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'function') return 'a function';
-  try {
-    const text = JSON.stringify(value);
-    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  } catch {
-    return typeof value;
-  }
 }

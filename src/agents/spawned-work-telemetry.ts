@@ -5,7 +5,7 @@
  * call that started it instead of being dropped or put under whatever turn runs then.
  */
 import {type OperationHandle, type TelemetryAttributes, toRecordedJson} from '../telemetry/index.ts';
-import type {AgentEvent} from './hooks.ts';
+import type {AgentEvent} from './harness-kit/hooks.ts';
 import {toolEndAttributes, toolFailure} from './turn-telemetry.ts';
 
 /** Tool spans that already ended, kept so a task the harness reports late still finds its tool call. */

@@ -8,7 +8,7 @@ import {
   type TelemetryAttributes,
   toRecordedJson,
 } from '../telemetry/index.ts';
-import type {AgentEvent, TokenCounts} from './hooks.ts';
+import type {AgentEvent, TokenCounts} from './harness-kit/hooks.ts';
 import type {SpawnedWorkTelemetry} from './spawned-work-telemetry.ts';
 
 /**

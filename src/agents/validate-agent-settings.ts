@@ -6,10 +6,18 @@
  */
 import {existsSync} from 'node:fs';
 import {isAbsolute, resolve} from 'node:path';
+import {isPromptReference} from '../config/prompts.ts';
 import type {ErrorCode} from '../errors/codes.ts';
-import {isStratosError} from '../errors/index.ts';
-import {findHarness, type HarnessRecord, harnessRecords, isHarnessId} from './harnesses/registry.ts';
-import {validateAgentLayer} from './settings.ts';
+import {isStratosError, StratosError} from '../errors/index.ts';
+import {
+  defaultHarnessId,
+  findHarness,
+  type HarnessRecord,
+  harnessIds,
+  harnessRecords,
+  isHarnessId,
+} from './harnesses/registry.ts';
+import type {WorktreeSetting} from './settings.ts';
 import {resolveToolSelection} from './tool-names.ts';
 
 /** One problem of an agent configuration. */
@@ -67,7 +75,7 @@ export function validateAgentSettings(options: ValidateAgentSettingsOptions): Ag
       message: `Agent '${name}' sets both model (a native id for its harness) and models (ordered hosted identities); keep one.`,
     });
   }
-  const harness = settings.harness === undefined ? 'claude-code' : settings.harness;
+  const harness = settings.harness === undefined ? defaultHarnessId : settings.harness;
   const local = settings.provider === 'ollama';
   if (local) issues.push(...validateLocalProvider(name, settings, invalid));
   if (
@@ -194,4 +202,122 @@ function validateLocalProvider(
     });
   }
   return issues;
+}
+
+const dataFields = [
+  'harness',
+  'model',
+  'models',
+  'provider',
+  'effort',
+  'systemPrompt',
+  'allowedMcps',
+  'allowedTools',
+  'disallowedTools',
+  'workingDirectory',
+  'worktree',
+] as const;
+const codeOnlyFields = ['outputSchema', 'hooks', 'onEvent'] as const;
+
+/**
+ * Checks one layer of agent settings. `source` names it in messages (`workflow.yaml agents.reviewer`).
+ * @throws StratosError STRATOS_AGENT_CONFIG_INVALID
+ */
+export function validateAgentLayer(
+  layer: Readonly<Record<string, unknown>>,
+  source: string,
+  options: {codeFields: boolean},
+): void {
+  for (const [field, value] of Object.entries(layer)) {
+    if (value === undefined) continue;
+    const fail = (expected: string) => {
+      throw new StratosError(
+        'STRATOS_AGENT_CONFIG_INVALID',
+        `The agent setting '${field}' in ${source} ${expected}; got ${describe(value)}.`,
+        {details: {source, field}},
+      );
+    };
+    if (options.codeFields && (codeOnlyFields as readonly string[]).includes(field)) {
+      if (field === 'outputSchema' && !isZodSchema(value)) fail('must be a Zod schema');
+      if (field === 'onEvent' && typeof value !== 'function') fail('must be a function');
+      if (field === 'hooks' && (typeof value !== 'object' || value === null))
+        fail('must be an object of hook functions');
+      continue;
+    }
+    if (!(dataFields as readonly string[]).includes(field)) {
+      const known = options.codeFields ? [...dataFields, ...codeOnlyFields] : dataFields;
+      const hint = (codeOnlyFields as readonly string[]).includes(field)
+        ? ' (it can only be set in code)'
+        : '';
+      throw new StratosError(
+        'STRATOS_AGENT_CONFIG_INVALID',
+        `${source} has the unknown agent setting '${field}'${hint}. Known settings: ${known.join(', ')}.`,
+        {details: {source, field}},
+      );
+    }
+    switch (field) {
+      case 'harness':
+        if (!isHarnessId(value)) fail(`must be one of ${harnessIds.join(', ')}`);
+        break;
+      case 'models':
+        if (
+          !Array.isArray(value) ||
+          value.length === 0 ||
+          !value.every((item) => typeof item === 'string' && item.trim() !== '')
+        )
+          fail('must be a non-empty list of hosted model identities such as "anthropic/claude-sonnet-4-5"');
+        break;
+      case 'model':
+      case 'provider':
+      case 'workingDirectory':
+        if (typeof value !== 'string' || value.trim() === '') fail('must be a non-empty string');
+        break;
+      case 'effort':
+        if (typeof value !== 'string') fail('must be a string such as "low" or "high"');
+        break;
+      case 'worktree':
+        if (!isWorktreeSetting(value))
+          fail(
+            'must be true, false, a worktree name, or {name, cleanup} with a string name and a boolean cleanup',
+          );
+        break;
+      case 'systemPrompt':
+        if (!isPromptReference(value))
+          fail('must be text, {text, variables}, {file} or {template, variables}');
+        break;
+      default:
+        if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
+          fail('must be a list of names');
+    }
+  }
+}
+
+function isWorktreeSetting(value: unknown): value is WorktreeSetting {
+  if (typeof value === 'boolean') return true;
+  if (typeof value === 'string') return value.trim() !== '';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.entries(value).every(
+    ([key, entry]) =>
+      entry === undefined ||
+      (key === 'name' && typeof entry === 'string' && entry.trim() !== '') ||
+      (key === 'cleanup' && typeof entry === 'boolean'),
+  );
+}
+
+function isZodSchema(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as {safeParse?: unknown}).safeParse === 'function'
+  );
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'function') return 'a function';
+  try {
+    const text = JSON.stringify(value);
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  } catch {
+    return typeof value;
+  }
 }

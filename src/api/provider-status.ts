@@ -4,13 +4,13 @@
  * model catalog can be read, and what to do next; and the local Ollama server (./ollama-status.ts). Metadata only:
  * no inference, no downloads.
  */
-import {resolveCodexProvider} from '../agents/harnesses/codex/provider-setup.ts';
-import {findHarness, type HarnessId, harnessIds} from '../agents/harnesses/registry.ts';
 import {
-  describeOpenCodeProviderSetup,
-  hasOpenCodeProviderAuthentication,
-  openCodeKeyProviders,
-} from '../agents/selection/check-opencode-provider.ts';
+  findHarness,
+  type HarnessId,
+  type HarnessRecord,
+  harnessIds,
+  isHarnessInstalled,
+} from '../agents/harnesses/registry.ts';
 import {readModelCatalog} from '../agents/selection/read-model-catalog.ts';
 import {isStratosError} from '../errors/index.ts';
 import {readModelCatalogRevision} from '../providers/models/model-identity.ts';
@@ -58,23 +58,19 @@ export async function readProviderStatus(options: HostOptions = {}): Promise<Pro
   const harnesses = await Promise.all(
     harnessIds.map(async (harness): Promise<HarnessStatus> => {
       const record = findHarness(harness);
-      let authentication: HarnessStatus['authentication'] = {configured: true};
-      try {
-        await record.checkAuthentication(env);
-      } catch (error) {
-        authentication = {configured: false, guidance: isStratosError(error) ? error.message : String(error)};
-      }
       return {
         harness,
         package: record.sdkPackage,
-        installed: isInstalled(record.sdkPackage),
+        installed: isHarnessInstalled(record),
         install: record.install,
-        authentication,
+        authentication: await authenticationStatus(record, env),
         providers: await Promise.all(
-          // OpenCode serves each model through the provider its identity names: the providers it is told apart for.
-          (harness === 'opencode' ? openCodeKeyProviders : record.providers).map(
+          // A harness that serves any provider (OpenCode): the providers whose authentication it tells apart.
+          (record.providers.length > 0 ? record.providers : record.providerAuthentication).map(
             async (provider): Promise<ProviderStatus> => {
-              const own = await providerAuthentication(harness, provider, env);
+              const own = record.providerAuthentication.includes(provider)
+                ? await authenticationStatus(record, env, provider)
+                : undefined;
               return {
                 provider,
                 ...(own === undefined ? {} : {authentication: own}),
@@ -93,24 +89,18 @@ export async function readProviderStatus(options: HostOptions = {}): Promise<Pro
   };
 }
 
-/** A provider's own authentication on a harness; undefined where the harness's authentication covers it. */
-async function providerAuthentication(
-  harness: HarnessId,
-  provider: string,
+/** The harness's one authentication check, for its default provider or `provider`, as status. */
+async function authenticationStatus(
+  record: HarnessRecord,
   env: Record<string, string>,
-): Promise<HarnessStatus['authentication'] | undefined> {
-  if (harness === 'codex' && provider === 'azure') {
-    try {
-      resolveCodexProvider('azure', env);
-      return {configured: true};
-    } catch (error) {
-      return {configured: false, guidance: isStratosError(error) ? error.message : String(error)};
-    }
+  provider?: string,
+): Promise<HarnessStatus['authentication']> {
+  try {
+    await record.checkAuthentication(env, provider);
+    return {configured: true};
+  } catch (error) {
+    return {configured: false, guidance: isStratosError(error) ? error.message : String(error)};
   }
-  if (harness !== 'opencode') return undefined;
-  if ((await hasOpenCodeProviderAuthentication(env, provider)) === true) return {configured: true};
-  const guidance = describeOpenCodeProviderSetup(provider);
-  return {configured: false, ...(guidance === undefined ? {} : {guidance})};
 }
 
 async function catalogStatus(provider: string, env: Record<string, string>): Promise<CatalogStatus> {
@@ -126,16 +116,6 @@ async function catalogStatus(provider: string, env: Record<string, string>): Pro
         ? {code: error.code, message: error.message}
         : {code: 'STRATOS_INTERNAL', message: String(error)},
     };
-  }
-}
-
-/** Whether the SDK package resolves from Stratos's own location, where the harness would load it. */
-function isInstalled(packageName: string): boolean {
-  try {
-    import.meta.resolve(packageName);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {existsSync} from 'node:fs';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
-import {withoutHostedCredentials} from '../../src/agents/agent-environment.ts';
+import {withoutHostedCredentials} from '../../src/agents/harness-kit/agent-environment.ts';
 import {resolveCodexProvider} from '../../src/agents/harnesses/codex/provider-setup.ts';
 import {resolveOpenCodeOllama} from '../../src/agents/harnesses/opencode/ollama-provider.ts';
 import {resolveAgentSettings} from '../../src/agents/settings.ts';

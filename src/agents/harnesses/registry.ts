@@ -1,16 +1,23 @@
 /**
  * The harness registry: one record per harness, and the only list of them. Settings validation (`harness`,
- * `effort`), tool selection and `stratos tools list`, adapter loading, the missing-SDK error and the
- * authentication check all read these records, so adding a harness is one record here plus one adapter folder
- * (`harnesses/<id>/`: `index.ts` with the `AgentHarness`, `tools.ts` with its tool table, `authentication.ts`).
+ * `effort`, `provider`), the default harness, candidate planning (which creators' models a harness serves, its
+ * default provider, native model ids), readiness, tool selection and `stratos tools list`, adapter loading, the
+ * missing-SDK error, the authentication check (start-up, selection and `stratos provider status`) all read these
+ * records, so adding a harness is one record here plus one adapter folder (`harnesses/<id>/`: `index.ts` with the
+ * `AgentHarness`, `tools.ts` with its tool table, `sdk.ts` with its SDK package, `authentication.ts`). No code
+ * outside the two names a harness.
  *
  * Records hold plain data and lazy functions only: importing the registry loads no SDK, no adapter and no
  * `node:child_process` (the authoring entry imports it through createAgent).
  */
 import type {AgentHarness} from '../harness.ts';
 import type {HarnessToolCatalog} from '../tool-names.ts';
+import {claudeCodeSdk} from './claude-code/sdk.ts';
 import {claudeCodeTools} from './claude-code/tools.ts';
+import {codexSdk} from './codex/sdk.ts';
 import {codexTools} from './codex/tools.ts';
+import {openCodeKeyProviders} from './opencode/provider-keys.ts';
+import {openCodeSdk} from './opencode/sdk.ts';
 import {openCodeTools} from './opencode/tools.ts';
 
 export interface HarnessRecord {
@@ -30,6 +37,22 @@ export interface HarnessRecord {
    */
   readonly providers: readonly string[];
   /**
+   * The providers whose authentication is their own rather than the harness's (Codex's Azure: its own key and base
+   * URL; OpenCode: each provider's key or login). `stratos provider status` lists them with their own state.
+   */
+  readonly providerAuthentication: readonly string[];
+  /**
+   * Whose models selection tries on this harness when no harness is set: creator names (`anthropic`) in a first
+   * pass, each preference on its creator's harness; `any`: every creator's models, in a second pass.
+   */
+  readonly creators: readonly string[] | 'any';
+  /** The provider that serves a model of `creator` without an explicit provider. */
+  readonly defaultProvider: (creator: string) => string;
+  /** The model id the harness expects, from the provider and its native model id (OpenCode: `<provider>/<id>`). */
+  readonly modelId: (provider: string, native: string) => string;
+  /** The id the provider's own catalog lists for a harness model id (the inverse of `modelId`). */
+  readonly catalogModelId: (provider: string, model: string) => string;
+  /**
    * Local providers it can run on (`ollama`): named only with this harness set explicitly, never chosen by model
    * preferences, and served from the user's own server with no hosted credentials.
    */
@@ -39,22 +62,26 @@ export interface HarnessRecord {
   /** Imports the adapter (and through it, lazily, the SDK). */
   readonly load: () => Promise<AgentHarness>;
   /**
-   * Throws AuthenticationError when neither configured credentials nor a native login is available; runs before
-   * any work starts.
+   * The one authentication check: throws AuthenticationError (STRATOS_AUTH_REQUIRED) when `provider` (the harness's
+   * default when undefined) has neither configured credentials nor a native login. Runs before any work starts,
+   * for every candidate in selection, and for `stratos provider status`.
    */
-  readonly checkAuthentication: (env: Readonly<Record<string, string>>) => Promise<void>;
+  readonly checkAuthentication: (env: Readonly<Record<string, string>>, provider?: string) => Promise<void>;
 }
 
 /** Every harness with an adapter, in the order messages and `stratos tools list` show them. */
 export const harnessRecords = [
   {
     id: 'claude-code',
-    title: 'Claude Code',
-    sdkPackage: '@anthropic-ai/claude-agent-sdk',
-    install: 'npm install @anthropic-ai/claude-agent-sdk',
+    ...claudeCodeSdk,
     effortLevels: ['low', 'medium', 'high', 'xhigh', 'max'],
     providers: ['anthropic'],
+    providerAuthentication: [],
     localProviders: [],
+    creators: ['anthropic'],
+    defaultProvider: () => 'anthropic',
+    modelId: (_provider, native) => native,
+    catalogModelId: (_provider, model) => model,
     tools: claudeCodeTools,
     load: async () => (await import('./claude-code/index.ts')).claudeCodeHarness,
     checkAuthentication: async (env) =>
@@ -62,36 +89,45 @@ export const harnessRecords = [
   },
   {
     id: 'codex',
-    title: 'Codex',
-    sdkPackage: '@openai/codex-sdk',
-    install: 'npm install @openai/codex-sdk',
+    ...codexSdk,
     effortLevels: ['minimal', 'low', 'medium', 'high', 'xhigh'],
     providers: ['openai', 'azure'],
+    providerAuthentication: ['azure'],
     localProviders: ['ollama'],
+    creators: ['openai'],
+    defaultProvider: () => 'openai',
+    modelId: (_provider, native) => native,
+    catalogModelId: (_provider, model) => model,
     tools: codexTools,
     load: async () => (await import('./codex/index.ts')).codexHarness,
-    checkAuthentication: async (env) =>
-      (await import('./codex/authentication.ts')).checkCodexAuthentication(env),
+    checkAuthentication: async (env, provider) =>
+      (await import('./codex/authentication.ts')).checkCodexAuthentication(env, provider),
   },
   {
     id: 'opencode',
-    title: 'OpenCode',
-    sdkPackage: '@opencode-ai/sdk',
-    install: 'npm install @opencode-ai/sdk opencode-ai',
+    ...openCodeSdk,
     // OpenCode's variant names across its providers (`opencode models <provider> --verbose`, opencode-ai 1.18):
     // OpenAI none..xhigh and max, Anthropic low..max, Google minimal..high. Each model defines its own subset.
     effortLevels: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'],
     providers: [],
+    providerAuthentication: openCodeKeyProviders,
     localProviders: ['ollama'],
+    creators: 'any',
+    defaultProvider: (creator) => creator,
+    modelId: (provider, native) => `${provider}/${native}`,
+    catalogModelId: (provider, model) => model.slice(provider.length + 1),
     tools: openCodeTools,
     load: async () => (await import('./opencode/index.ts')).openCodeHarness,
-    checkAuthentication: async (env) =>
-      (await import('./opencode/authentication.ts')).checkOpenCodeAuthentication(env),
+    checkAuthentication: async (env, provider) =>
+      (await import('./opencode/authentication.ts')).checkOpenCodeAuthentication(env, provider),
   },
 ] as const satisfies readonly HarnessRecord[];
 
 /** A harness id: `claude-code`, `codex`, ... (one per registry record). */
 export type HarnessId = (typeof harnessRecords)[number]['id'];
+
+/** The harness of an agent that sets neither `harness` nor `models`. */
+export const defaultHarnessId: HarnessId = 'claude-code';
 
 /** The ids of every record, in registry order. */
 export const harnessIds: readonly HarnessId[] = harnessRecords.map((record) => record.id);
@@ -106,4 +142,14 @@ export function findHarness(id: HarnessId): HarnessRecord {
   const record = harnessRecords.find((candidate) => candidate.id === id);
   if (record === undefined) throw new TypeError(`No harness '${id}' is registered.`);
   return record;
+}
+
+/** Whether the harness's SDK package resolves from Stratos's own location, where the adapter would load it. */
+export function isHarnessInstalled(record: HarnessRecord): boolean {
+  try {
+    import.meta.resolve(record.sdkPackage);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -5,6 +5,7 @@
  * A catalog that cannot be read (invalid, refused by policy, unreachable) is an error, never an empty list that
  * justifies another choice.
  */
+import {findHarness} from '../harnesses/registry.ts';
 import type {SelectableHarness, SelectionCandidate} from './plan-candidates.ts';
 
 /** A provider's model listing. `complete`: every model the account can use is in it. */
@@ -67,7 +68,7 @@ export async function checkReadiness(
       continue;
     }
     const catalog = await catalogs(candidate.provider);
-    const native = nativeCatalogId(candidate);
+    const native = findHarness(candidate.harness).catalogModelId(candidate.provider, candidate.model);
     if (catalog?.models.has(native) === true) {
       result.ready.push({...candidate, catalog: 'listed'});
     } else if (catalog?.complete === true) {
@@ -81,13 +82,6 @@ export async function checkReadiness(
     }
   }
   return result;
-}
-
-/** The id a provider's own catalog uses: OpenCode's `<provider>/<id>` without the provider prefix. */
-function nativeCatalogId(candidate: SelectionCandidate): string {
-  return candidate.harness === 'opencode'
-    ? candidate.model.slice(candidate.provider.length + 1)
-    : candidate.model;
 }
 
 function memoize<K, V>(load: (key: K) => Promise<V>): (key: K) => Promise<V> {

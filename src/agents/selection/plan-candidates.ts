@@ -1,14 +1,16 @@
 /**
  * The ordered candidates for an agent's model preferences (design philosophy, "Choose deliberately; fall back
  * narrowly"): an explicit harness constrains selection to it; otherwise each preference first with its creator's
- * harness (Anthropic with Claude Code, OpenAI with Codex), then a second pass with OpenCode in preference order,
- * where every creator's models take part. Each candidate carries the provider-native model id from the shipped
- * Models.dev identity mapping; a preference with no mapping for a harness's provider is no candidate there.
+ * harness (a registry record's `creators`: Anthropic with Claude Code, OpenAI with Codex), then a second pass with
+ * each harness that serves `any` creator (OpenCode) in preference order, where every creator's models take part.
+ * Each candidate carries the provider-native model id from the shipped Models.dev identity mapping; a preference
+ * with no mapping for a harness's provider is no candidate there.
  */
 import {parseModelIdentity, resolveNativeModelId} from '../../providers/models/model-identity.ts';
+import {findHarness, type HarnessId} from '../harnesses/registry.ts';
 
-/** The harnesses selection knows; OpenCode takes part only where its adapter is registered. */
-export type SelectableHarness = 'claude-code' | 'codex' | 'opencode';
+/** The harnesses selection knows: the registered ones. */
+export type SelectableHarness = HarnessId;
 
 /** One harness + provider + model to try, in order. */
 export interface SelectionCandidate {
@@ -37,16 +39,6 @@ export interface PlannedSelection {
   unmapped: {identity: string; reason: string}[];
 }
 
-const creatorHarness: Readonly<Record<string, SelectableHarness>> = {
-  anthropic: 'claude-code',
-  openai: 'codex',
-};
-/** The providers a harness serves without an explicit provider. */
-const defaultProvider: Readonly<Record<Exclude<SelectableHarness, 'opencode'>, string>> = {
-  'claude-code': 'anthropic',
-  codex: 'openai',
-};
-
 /** Plans the candidates in trial order. Nothing here checks installation, credentials or catalogs. */
 export async function planCandidates(options: PlanCandidatesOptions): Promise<PlannedSelection> {
   const candidates: SelectionCandidate[] = [];
@@ -62,7 +54,7 @@ export async function planCandidates(options: PlanCandidatesOptions): Promise<Pl
       harness,
       provider,
       identity,
-      model: harness === 'opencode' ? `${provider}/${native}` : native,
+      model: findHarness(harness).modelId(provider, native),
     });
   };
   const identities = options.models.map((text) => {
@@ -73,19 +65,30 @@ export async function planCandidates(options: PlanCandidatesOptions): Promise<Pl
   });
   const valid = identities.filter((parsed) => parsed !== undefined);
   const providerFor = (harness: SelectableHarness, creator: string) =>
-    options.provider ?? (harness === 'opencode' ? creator : defaultProvider[harness]);
+    options.provider ?? findHarness(harness).defaultProvider(creator);
   if (options.harness !== undefined) {
     for (const parsed of valid)
       await add(parsed.identity, options.harness, providerFor(options.harness, parsed.creator));
   } else {
+    const registered = options.registered.map((harness) => findHarness(harness));
     for (const parsed of valid) {
-      const harness = creatorHarness[parsed.creator];
-      if (harness !== undefined && options.registered.includes(harness))
-        await add(parsed.identity, harness, providerFor(harness, parsed.creator));
+      const record = registered.find(
+        (candidate) => candidate.creators !== 'any' && candidate.creators.includes(parsed.creator),
+      );
+      if (record !== undefined)
+        await add(
+          parsed.identity,
+          record.id as HarnessId,
+          providerFor(record.id as HarnessId, parsed.creator),
+        );
     }
-    if (options.registered.includes('opencode'))
+    for (const record of registered.filter((candidate) => candidate.creators === 'any'))
       for (const parsed of valid)
-        await add(parsed.identity, 'opencode', providerFor('opencode', parsed.creator));
+        await add(
+          parsed.identity,
+          record.id as HarnessId,
+          providerFor(record.id as HarnessId, parsed.creator),
+        );
   }
   for (const parsed of valid) {
     if (candidates.some((candidate) => candidate.identity === parsed.identity)) continue;

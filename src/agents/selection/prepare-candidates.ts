@@ -4,12 +4,10 @@
  * readiness without inference. What was skipped, and why, is kept for the agent's span, events and `selection`.
  */
 import {StratosError} from '../../errors/index.ts';
-import {resolveCodexProvider} from '../harnesses/codex/provider-setup.ts';
-import {findHarness} from '../harnesses/registry.ts';
-import {effortLevels, type HarnessId, harnessIds, type ResolvedAgentSettings} from '../settings.ts';
-import {hasOpenCodeProviderAuthentication} from './check-opencode-provider.ts';
+import {findHarness, harnessIds, isHarnessId, isHarnessInstalled} from '../harnesses/registry.ts';
+import type {ResolvedAgentSettings} from '../settings.ts';
 import {checkReadiness, type ReadyCandidate, type SkippedCandidate} from './check-readiness.ts';
-import {planCandidates, type SelectableHarness} from './plan-candidates.ts';
+import {planCandidates} from './plan-candidates.ts';
 import {readModelCatalog} from './read-model-catalog.ts';
 
 export interface PreparedCandidates {
@@ -38,7 +36,7 @@ export async function prepareCandidates(options: {
   if (plan.unmapped.length > 0) throw unmappedError(agent, plan.unmapped);
   if (settings.effort !== undefined) {
     for (const candidate of plan.candidates) {
-      const levels = effortLevels[candidate.harness as HarnessId] as readonly string[] | undefined;
+      const levels = isHarnessId(candidate.harness) ? findHarness(candidate.harness).effortLevels : undefined;
       if (levels !== undefined && !levels.includes(settings.effort)) {
         throw new StratosError(
           'STRATOS_AGENT_CONFIG_INVALID',
@@ -49,16 +47,11 @@ export async function prepareCandidates(options: {
     }
   }
   const result = await checkReadiness(plan.candidates, {
-    isInstalled: async (harness) => isRegistered(harness) && isInstalled(findHarness(harness).sdkPackage),
+    isInstalled: async (harness) => isHarnessId(harness) && isHarnessInstalled(findHarness(harness)),
     hasAuthentication: async (harness, provider) => {
-      if (!isRegistered(harness)) return false;
+      if (!isHarnessId(harness)) return false;
       try {
-        if (harness === 'codex' && provider === 'azure') resolveCodexProvider('azure', env);
-        else if (harness === 'opencode') {
-          const known = await hasOpenCodeProviderAuthentication(env, provider);
-          if (known !== undefined) return known;
-          await findHarness(harness).checkAuthentication(env);
-        } else await findHarness(harness).checkAuthentication(env);
+        await findHarness(harness).checkAuthentication(env, provider);
         return true;
       } catch (error) {
         if (error instanceof StratosError && error.code === 'STRATOS_AUTH_REQUIRED') return false;
@@ -84,17 +77,4 @@ export function unmappedError(agent: string, unmapped: {identity: string; reason
     `Agent '${agent}' prefers ${unmapped.map((u) => `'${u.identity}', but ${u.reason}`).join('; and ')}.`,
     {details: {agent, field: 'models', unmapped}},
   );
-}
-
-function isRegistered(harness: SelectableHarness): harness is HarnessId {
-  return (harnessIds as readonly string[]).includes(harness);
-}
-
-function isInstalled(packageName: string): boolean {
-  try {
-    import.meta.resolve(packageName);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -27,12 +27,14 @@ import type {
   HarnessTurnOptions,
   HarnessTurnResult,
 } from '../../harness.ts';
-import {type AgentEvent, HookFailure, type TokenCounts} from '../../hooks.ts';
-import {importHarnessSdk} from '../../load-harness.ts';
-import {ModelUnavailableError} from '../../model-unavailable-error.ts';
-import {describeToolCall, parseMcpToolName} from '../../tool-call.ts';
+import {type AgentEvent, HookFailure, type TokenCounts} from '../../harness-kit/hooks.ts';
+import {importHarnessSdk} from '../../harness-kit/import-harness-sdk.ts';
+import {ModelUnavailableError} from '../../harness-kit/model-unavailable-error.ts';
+import {describeToolCall, parseMcpToolName} from '../../harness-kit/tool-call.ts';
 import {MessageQueue} from './message-queue.ts';
+import {claudeCodeSdk} from './sdk.ts';
 import {SpawnedWork} from './spawned-work.ts';
+import {claudeCodeTools} from './tools.ts';
 
 /**
  * Tools that wait for a person (questions, plan approval). Agents run noninteractively, and the binary offers them
@@ -48,7 +50,11 @@ const interruptGraceMs = 10_000;
 export const claudeCodeHarness: AgentHarness = {
   id: 'claude-code',
   async createSession(options) {
-    const sdk = await importHarnessSdk('claude-code', () => import('@anthropic-ai/claude-agent-sdk'));
+    const sdk = await importHarnessSdk(
+      'claude-code',
+      claudeCodeSdk,
+      () => import('@anthropic-ai/claude-agent-sdk'),
+    );
     return new ClaudeCodeSession(sdk.query, options);
   },
 };
@@ -135,7 +141,7 @@ class ClaudeCodeSession implements HarnessSession {
     const {hooks, emit, mcpServers} = this.#options;
     const servers = mcpServers.map((server) => server.name);
     const view = (name: string, input: unknown) =>
-      describeToolCall('claude-code', name, input, parseMcpToolName(name, servers));
+      describeToolCall(claudeCodeTools, name, input, parseMcpToolName(name, servers));
     return {
       PreToolUse: [
         {

@@ -7,7 +7,7 @@
  * default, so their work often arrives after the prompt's result.
  */
 import type {SDKMessage} from '@anthropic-ai/claude-agent-sdk';
-import type {AgentEvent} from '../../hooks.ts';
+import type {AgentEvent} from '../../harness-kit/hooks.ts';
 
 export class SpawnedWork {
   /** Tasks the binary started: task id → the spawning tool call's id. */

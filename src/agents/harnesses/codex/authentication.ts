@@ -1,13 +1,24 @@
 /**
- * Codex authentication, checked before any work: an API key in the environment (OPENAI_API_KEY or CODEX_API_KEY)
- * or the native login of the codex binary (`codex login`, saved as auth.json in CODEX_HOME or ~/.codex).
+ * Codex authentication, checked before any work, in selection and by `stratos provider status`: an API key in the
+ * environment (OPENAI_API_KEY or CODEX_API_KEY) or the native login of the codex binary (`codex login`, saved as
+ * auth.json in CODEX_HOME or ~/.codex). The explicit Azure provider owns its authentication (its own key and base
+ * URL, ./provider-setup.ts) and never falls back to an OpenAI key or login.
  */
 import {readFile} from 'node:fs/promises';
 import {homedir} from 'node:os';
 import {join} from 'node:path';
 import {AuthenticationError} from '../../../errors/index.ts';
+import {resolveCodexProvider} from './provider-setup.ts';
 
-export async function checkCodexAuthentication(env: Readonly<Record<string, string>>): Promise<void> {
+/** Throws AuthenticationError (STRATOS_AUTH_REQUIRED) when `provider` (OpenAI when undefined) is not set up. */
+export async function checkCodexAuthentication(
+  env: Readonly<Record<string, string>>,
+  provider?: string,
+): Promise<void> {
+  if (provider === 'azure') {
+    resolveCodexProvider('azure', env);
+    return;
+  }
   if ((env.OPENAI_API_KEY ?? '') !== '' || (env.CODEX_API_KEY ?? '') !== '') return;
   const home = env.CODEX_HOME ?? join(env.HOME ?? homedir(), '.codex');
   if (await hasCodexLogin(join(home, 'auth.json'))) return;

@@ -5,7 +5,7 @@
  * profiles or hooks; native login in CODEX_HOME still works) and everything Stratos selects is passed as
  * `--config`. When OPENAI_BASE_URL is set, it becomes a Responses API provider (`wire_api = "responses"`).
  * Tool hooks: the Codex SDK has no hook API, so an agent with a before-tool or after-tool hook gets the in-process
- * MCP hook bridge (../../mcp-hook-bridge.ts): Codex is given the bridge's URLs in place of the selected servers,
+ * MCP hook bridge (../../harness-kit/mcp-hook-bridge.ts): Codex is given the bridge's URLs in place of the selected servers,
  * and the bridge runs the hooks around each MCP tool call. A before-tool hook also sees Codex's own tools through
  * Codex's native PreToolUse command hooks (./tool-hook.ts); only web_search, which runs at the model provider, stays
  * out of its sight, and createAgent refuses a before-tool hook while it is enabled.
@@ -26,12 +26,18 @@ import type {
   HarnessTurnOptions,
   HarnessTurnResult,
 } from '../../harness.ts';
-import type {HookFailure} from '../../hooks.ts';
-import {importHarnessSdk} from '../../load-harness.ts';
-import {type McpHookBridge, needsMcpHookBridge, startMcpHookBridge} from '../../mcp-hook-bridge.ts';
-import {describeToolCall} from '../../tool-call.ts';
+import type {HookFailure} from '../../harness-kit/hooks.ts';
+import {importHarnessSdk} from '../../harness-kit/import-harness-sdk.ts';
+import {
+  type McpHookBridge,
+  needsMcpHookBridge,
+  startMcpHookBridge,
+} from '../../harness-kit/mcp-hook-bridge.ts';
+import {describeToolCall} from '../../harness-kit/tool-call.ts';
 import {resolveCodexProvider} from './provider-setup.ts';
+import {codexSdk} from './sdk.ts';
 import {type CodexToolHook, startCodexToolHook} from './tool-hook.ts';
+import {codexTools} from './tools.ts';
 
 type CodexModule = typeof import('@openai/codex-sdk');
 
@@ -45,7 +51,7 @@ const bridgeTokenVariable = 'STRATOS_MCP_BRIDGE_TOKEN';
 export const codexHarness: AgentHarness = {
   id: 'codex',
   async createSession(options) {
-    const sdk = await importHarnessSdk('codex', () => import('@openai/codex-sdk'));
+    const sdk = await importHarnessSdk('codex', codexSdk, () => import('@openai/codex-sdk'));
     const launcherDirectory = await mkdtemp(join(tmpdir(), 'stratos-codex-'));
     let bridge: McpHookBridge | undefined;
     let toolHook: CodexToolHook | undefined;
@@ -245,7 +251,7 @@ class CodexSession implements HarnessSession {
           return {text: item.text};
         }
         if (item.type === 'mcp_tool_call') {
-          const call = describeToolCall('codex', `mcp__${item.server}__${item.tool}`, item.arguments, {
+          const call = describeToolCall(codexTools, `mcp__${item.server}__${item.tool}`, item.arguments, {
             server: item.server,
             tool: item.tool,
           });
@@ -264,7 +270,7 @@ class CodexSession implements HarnessSession {
           );
         }
         if (item.type === 'command_execution') {
-          const call = describeToolCall('codex', 'shell', {command: item.command}, undefined);
+          const call = describeToolCall(codexTools, 'shell', {command: item.command}, undefined);
           emit(
             event.type === 'item.started'
               ? {type: 'tool.start', id: item.id, call}

@@ -12,7 +12,7 @@
  */
 import {AuthenticationError, StratosError} from '../../../errors/index.ts';
 import {resolveOllamaEndpoint} from '../../../providers/ollama/resolve-endpoint.ts';
-import {withoutHostedCredentials} from '../../agent-environment.ts';
+import {withoutHostedCredentials} from '../../harness-kit/agent-environment.ts';
 
 export interface CodexProviderSetup {
   /** `--config` entries selecting the provider. */

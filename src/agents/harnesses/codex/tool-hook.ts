@@ -17,9 +17,10 @@ import {createServer, type IncomingMessage, type ServerResponse} from 'node:http
 import type {AddressInfo} from 'node:net';
 import {join} from 'node:path';
 import type {CodexOptions} from '@openai/codex-sdk';
-import type {AgentEvent, AgentHooks} from '../../hooks.ts';
-import {HookFailure} from '../../hooks.ts';
-import {describeToolCall} from '../../tool-call.ts';
+import type {AgentEvent, AgentHooks} from '../../harness-kit/hooks.ts';
+import {HookFailure} from '../../harness-kit/hooks.ts';
+import {describeToolCall} from '../../harness-kit/tool-call.ts';
+import {codexTools} from './tools.ts';
 
 export interface CodexToolHook {
   /** The `hooks` entry of Codex's configuration. */
@@ -107,7 +108,7 @@ async function answer(
   }
   // Codex reports its shell as `Bash`; hooks see Codex's own name for it, `shell`.
   const call = describeToolCall(
-    'codex',
+    codexTools,
     toolName === 'Bash' ? 'shell' : toolName,
     input.tool_input,
     undefined,

@@ -19,12 +19,17 @@ import type {
   HarnessTurnOptions,
   HarnessTurnResult,
 } from '../../harness.ts';
-import type {HookFailure} from '../../hooks.ts';
-import {importHarnessSdk} from '../../load-harness.ts';
-import {type McpHookBridge, needsMcpHookBridge, startMcpHookBridge} from '../../mcp-hook-bridge.ts';
+import type {HookFailure} from '../../harness-kit/hooks.ts';
+import {importHarnessSdk} from '../../harness-kit/import-harness-sdk.ts';
+import {
+  type McpHookBridge,
+  needsMcpHookBridge,
+  startMcpHookBridge,
+} from '../../harness-kit/mcp-hook-bridge.ts';
 import {checkOpenCodeMcpStartup} from './mcp-startup.ts';
 import {findModelRejection} from './model-rejection.ts';
 import {resolveOpenCodeOllama} from './ollama-provider.ts';
+import {openCodeSdk} from './sdk.ts';
 import {type OpenCodeServer, startOpenCodeServer} from './server-process.ts';
 import {OpenCodeTurnEvents} from './turn-events.ts';
 
@@ -37,7 +42,7 @@ const interactiveTools = ['question'];
 export const openCodeHarness: AgentHarness = {
   id: 'opencode',
   async createSession(options) {
-    const sdk = await importHarnessSdk('opencode', () => import('@opencode-ai/sdk'));
+    const sdk = await importHarnessSdk('opencode', openCodeSdk, () => import('@opencode-ai/sdk'));
     let bridge: McpHookBridge | undefined;
     let server: OpenCodeServer | undefined;
     let session: OpenCodeSession | undefined;

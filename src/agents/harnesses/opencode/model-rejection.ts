@@ -7,7 +7,7 @@
  * It counts only on the conversation's first prompt and before any work: the session holds at most one user
  * message and its assistant messages have no text, reasoning, tool, file, patch or sub-agent part.
  */
-import {ModelUnavailableError} from '../../model-unavailable-error.ts';
+import {ModelUnavailableError} from '../../harness-kit/model-unavailable-error.ts';
 
 /** Parts that record steps, not work (a step's start and end, a worktree snapshot, a retry notice). */
 const bookkeepingParts = new Set(['step-start', 'step-finish', 'snapshot', 'retry']);

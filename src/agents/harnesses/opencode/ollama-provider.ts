@@ -6,7 +6,7 @@
  * removed from OpenCode's environment.
  */
 import {resolveOllamaEndpoint} from '../../../providers/ollama/resolve-endpoint.ts';
-import {withoutHostedCredentials} from '../../agent-environment.ts';
+import {withoutHostedCredentials} from '../../harness-kit/agent-environment.ts';
 
 /** The OpenCode provider id; not `ollama`, so no catalog entry of that name can add hosted settings. */
 export const ollamaProviderId = 'stratos-ollama';

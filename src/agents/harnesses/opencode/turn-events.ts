@@ -11,8 +11,9 @@
  * when the prompt's response arrives, so `finishTurn` waits for the session's `session.idle` (briefly) before the
  * agent span ends.
  */
-import type {AgentEvent, TokenCounts} from '../../hooks.ts';
-import {describeToolCall} from '../../tool-call.ts';
+import type {AgentEvent, TokenCounts} from '../../harness-kit/hooks.ts';
+import {describeToolCall} from '../../harness-kit/tool-call.ts';
+import {openCodeTools} from './tools.ts';
 
 /** The part of the OpenCode client the subscription uses. */
 export interface OpenCodeEventClient {
@@ -194,9 +195,9 @@ export class OpenCodeTurnEvents {
   /** MCP tools in the shared shape (`mcp__<server>__<tool>`), built-in ones by their native name. */
   #describe(tool: string, input: unknown) {
     const server = this.#servers.find((name) => tool.startsWith(`${name}_`));
-    if (server === undefined) return describeToolCall('opencode', tool, input, undefined);
+    if (server === undefined) return describeToolCall(openCodeTools, tool, input, undefined);
     const mcp = {server, tool: tool.slice(server.length + 1)};
-    return describeToolCall('opencode', `mcp__${mcp.server}__${mcp.tool}`, input, mcp);
+    return describeToolCall(openCodeTools, `mcp__${mcp.server}__${mcp.tool}`, input, mcp);
   }
 }
 

@@ -13,15 +13,16 @@ import {randomBytes, timingSafeEqual} from 'node:crypto';
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import type {CallToolResult, McpHttpHandler, Tool} from '@modelcontextprotocol/server';
-import {McpClientSession} from '../mcp/client/open-client.ts';
-import {resolveMcpRequestTimeoutMs} from '../mcp/client/request-timeout.ts';
-import type {McpTransportSpec} from '../mcp/client/resolve-transport.ts';
-import type {AgentMcpServer} from './harness.ts';
+import {McpClientSession} from '../../mcp/client/open-client.ts';
+import {resolveMcpRequestTimeoutMs} from '../../mcp/client/request-timeout.ts';
+import type {McpTransportSpec} from '../../mcp/client/resolve-transport.ts';
+import type {AgentMcpServer} from '../harness.ts';
+import type {HarnessId} from '../settings.ts';
 import {type AgentHooks, HookFailure, type ToolCall} from './hooks.ts';
-import type {HarnessId} from './settings.ts';
 import {describeToolCall} from './tool-call.ts';
 
 export interface McpHookBridgeOptions {
+  /** The harness whose session the bridge serves. */
   harness: HarnessId;
   hooks: AgentHooks;
   /** The selected servers with references and auth headers resolved: the real upstream endpoints. */
@@ -166,9 +167,10 @@ class HookRelay {
     signal: AbortSignal,
   ): Promise<CallToolResult> {
     if (this.#closed) return errorResult('The agent session that owned this MCP connection has ended.');
-    const {hooks, harness} = this.#options;
+    const {hooks} = this.#options;
     const server = upstream.name;
-    const call = describeToolCall(harness, `mcp__${server}__${tool}`, args, {server, tool});
+    // Only MCP tools pass through the bridge, and no tool table gives an MCP tool a canonical name.
+    const call = describeToolCall({canonical: {}}, `mcp__${server}__${tool}`, args, {server, tool});
     let input = call.input;
     if (hooks.beforeTool !== undefined) {
       const decision = await this.#control('beforeTool', () => hooks.beforeTool!(call));

@@ -1,17 +1,16 @@
 /** Builds the harness-independent view of a native tool call for hooks and events. */
 
-import {findHarness, type HarnessId} from './harnesses/registry.ts';
+import type {HarnessToolCatalog} from '../tool-names.ts';
 import type {ToolCall} from './hooks.ts';
 
+/** The call as hooks and events see it; `tools` is the calling harness's tool table (its canonical names). */
 export function describeToolCall(
-  harness: HarnessId,
+  tools: Pick<HarnessToolCatalog, 'canonical'>,
   nativeName: string,
   input: unknown,
   mcp: {server: string; tool: string} | undefined,
 ): ToolCall {
-  const canonical = Object.entries(findHarness(harness).tools.canonical).find(([, natives]) =>
-    natives.includes(nativeName),
-  )?.[0];
+  const canonical = Object.entries(tools.canonical).find(([, natives]) => natives.includes(nativeName))?.[0];
   return {
     nativeName,
     ...(canonical === undefined ? {} : {canonicalName: canonical}),
