@@ -4,7 +4,7 @@
  * their parent's. The implementation lives in `src/testing/`; the primitives only consult this interface, each at
  * one interception point:
  *
- * - agents (`src/agents/create-agent.ts`): `agent()` after the prompt renders, before admission and the harness;
+ * - agents (`src/agents/begin-turn.ts`): `agent()` after the prompt renders, before admission and the harness;
  * - MCP (`src/mcp/client/connect-server.ts`): `scriptsServer()` in the factory, `mcpCall()` for each call;
  * - decisions: the `decision()` primitive calls `decision()` with its configuration name and question names,
  *   before admission and any model, and validates the answers it gets like a model's;
