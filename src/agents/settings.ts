@@ -11,6 +11,7 @@ import {StratosError} from '../errors/index.ts';
 import type {AgentEvent, AgentHooks} from './harness-kit/hooks.ts';
 import {defaultHarnessId, type HarnessId, harnessIds, harnessRecords} from './harnesses/registry.ts';
 import {validateAgentLayer, validateAgentSettings} from './validate-agent-settings.ts';
+import {normalizeWorktree, type ResolvedWorktree, type WorktreeSetting} from './worktree-setting.ts';
 
 export {type HarnessId, harnessIds};
 
@@ -52,13 +53,7 @@ export interface AgentConfigFields {
   worktree?: WorktreeSetting;
 }
 
-// Worktrees: the setting's shapes (validated and normalized here; the checkout itself is src/worktrees/).
-export type WorktreeSetting = boolean | string | {name?: string; cleanup?: boolean};
-/** The normalized worktree of an agent: `name` absent for an unnamed one; `cleanup: false` keeps the checkout. */
-export interface ResolvedWorktree {
-  name?: string;
-  cleanup: boolean;
-}
+export type {ResolvedWorktree, WorktreeSetting};
 
 /** Everything createAgent accepts in code: the data fields plus the output schema, hooks and event listener. */
 export interface AgentSettings<Output = string> extends AgentConfigFields {
@@ -129,11 +124,4 @@ export function resolveAgentSettings(options: ResolveAgentOptions): ResolvedAgen
     workingDirectory:
       workingDirectory === undefined ? options.invocationDirectory : options.resolvePath(workingDirectory),
   };
-}
-
-function normalizeWorktree(value: WorktreeSetting | undefined): ResolvedWorktree | undefined {
-  if (value === undefined || value === false) return undefined;
-  if (value === true) return {cleanup: true};
-  if (typeof value === 'string') return {name: value, cleanup: true};
-  return {...(value.name === undefined ? {} : {name: value.name}), cleanup: value.cleanup ?? true};
 }

@@ -17,8 +17,8 @@ import {
   harnessRecords,
   isHarnessId,
 } from './harnesses/registry.ts';
-import type {WorktreeSetting} from './settings.ts';
 import {resolveToolSelection} from './tool-names.ts';
+import {isWorktreeSetting} from './worktree-setting.ts';
 
 /** One problem of an agent configuration. */
 export interface AgentSettingsIssue {
@@ -290,18 +290,6 @@ export function validateAgentLayer(
           fail('must be a list of names');
     }
   }
-}
-
-function isWorktreeSetting(value: unknown): value is WorktreeSetting {
-  if (typeof value === 'boolean') return true;
-  if (typeof value === 'string') return value.trim() !== '';
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  return Object.entries(value).every(
-    ([key, entry]) =>
-      entry === undefined ||
-      (key === 'name' && typeof entry === 'string' && entry.trim() !== '') ||
-      (key === 'cleanup' && typeof entry === 'boolean'),
-  );
 }
 
 function isZodSchema(value: unknown): boolean {
