@@ -16,6 +16,7 @@ import {AgentRunError, isStratosError, StratosError} from '../errors/index.ts';
 import type {OperationScope} from '../telemetry/index.ts';
 import {describeAgentConfiguration, describeAgentSession} from './agent-attributes.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
+import {checkAgentBudget, observeAgentSpend} from './agent-spend.ts';
 import {assertHookCoverage} from './check-hook-coverage.ts';
 import type {AgentHarness, HarnessSession} from './harness.ts';
 import {createHarnessEnvironment} from './harness-kit/agent-environment.ts';
@@ -328,6 +329,7 @@ class AgentSession<Output> implements Agent<Output> {
     });
     // `stratos test`: a scripted reply replaces admission and the harness; hooks and validation still run.
     const scripted = this.#context.scripts?.agent({workflow: workflow.name, agent: this.name, prompt: text});
+    if (scripted === undefined) await checkAgentBudget(this.#context, scope, this.name, this.#current);
     const release =
       scripted === undefined
         ? await this.#context.admission.acquire(`Agent '${this.name}'`, signal)
@@ -399,7 +401,15 @@ class AgentSession<Output> implements Agent<Output> {
       });
       // Model and tool calls are recorded as the harness reports them, siblings under this execute's agent span;
       // the turn as a whole is not a model call (it includes the tool calls).
-      this.#observer = new TurnTelemetry(scope, this.#current.harness, this.#current.model, this.#spawned);
+      this.#observer = new TurnTelemetry(
+        scope,
+        this.#current.harness,
+        this.#current.model,
+        this.#spawned,
+        observeAgentSpend(this.#context, scope, this.name, this.#current, (reason) =>
+          this.#running?.controller.abort(reason),
+        ),
+      );
       scope.setAttributes({'gen_ai.input.messages': JSON.stringify([textMessage('user', text)])});
       try {
         const result = await session.run(text, {signal, mcpServers});
