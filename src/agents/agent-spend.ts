@@ -17,8 +17,12 @@ export type ObservedUsage = TokenCounts & {
   nativeCostUsd?: number | undefined;
 };
 
-/** Records one observed call (or only the harness's own cost figure) and returns its cost attributes. */
-export type SpendObserver = (usage: ObservedUsage, nativeOnly?: boolean) => TelemetryAttributes;
+/**
+ * Records what the turn reported and returns its cost attributes: `call` one model response (it may stop the
+ * turn), `turn` the usage of a whole turn that has already ended (Codex: the next execute is refused instead),
+ * `native` only the harness's own cost figure for calls recorded one by one.
+ */
+export type SpendObserver = (usage: ObservedUsage, report: 'call' | 'turn' | 'native') => TelemetryAttributes;
 
 type Pricing = typeof import('../providers/pricing/model-cost.ts');
 
@@ -80,7 +84,8 @@ export function observeAgentSpend(
   const spend = context.spend;
   if (spend === undefined) return undefined;
   const provider = findServingProvider(target);
-  return (usage, nativeOnly = false) => {
+  return (usage, report) => {
+    const nativeOnly = report === 'native';
     const model = usage.model ?? target.model;
     const cost = pricing?.computeCallCost(provider, model, usage) ?? {
       unknown: 'the price table is not loaded',
@@ -96,7 +101,7 @@ export function observeAgentSpend(
       usd: cost.usd,
       nativeUsd: usage.nativeCostUsd,
     });
-    if (spend.findBreach() !== undefined) {
+    if (report === 'call' && spend.findBreach() !== undefined) {
       try {
         spend.checkBudget(`agent '${agent}'`, true);
       } catch (error) {

@@ -73,7 +73,7 @@ export class TurnTelemetry {
         const attributes = {
           ...usageAttributes(event),
           'gen_ai.response.model': event.model,
-          ...this.#spend?.(event),
+          ...this.#spend?.(event, 'call'),
         };
         if (call === undefined)
           this.#scope.addEvent('agent.model', {
@@ -153,9 +153,9 @@ export class TurnTelemetry {
         // Turn-level usage is the sum of the model calls when those were observed; recorded only without them
         // (the harness's own cost figure for the turn is still recorded beside the computed ones).
         if (this.#modelEnds === 0)
-          this.#scope.addEvent('agent.usage', {...usageAttributes(event), ...this.#spend?.(event)});
+          this.#scope.addEvent('agent.usage', {...usageAttributes(event), ...this.#spend?.(event, 'turn')});
         else if (event.nativeCostUsd !== undefined)
-          this.#scope.setAttributes(this.#spend?.(event, true) ?? {});
+          this.#scope.setAttributes(this.#spend?.(event, 'native') ?? {});
         return;
       default:
         return;
