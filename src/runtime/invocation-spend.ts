@@ -46,17 +46,20 @@ function resolveBudget(
   return merged.tokens === undefined && merged.usd === undefined ? undefined : merged;
 }
 
-/** Puts the invocation's totals on its workflow span and, for the top-level run, into run.json. */
+/**
+ * Puts the invocation's totals on its workflow span (`stratos.workflow.*`: the per-call
+ * `gen_ai.usage.*` and `stratos.cost.usd` stay on the calls, so a backend summing them counts each call once) and,
+ * for the top-level run, into run.json.
+ */
 export function recordInvocationSpend(context: ExecutionContext, telemetry: InvocationRecorder): void {
   const spend = context.spend;
   if (spend === undefined) return;
   const {totals, budget} = spend;
   telemetry.setWorkflowAttributes({
-    'stratos.cost.usd': totals.calls === 0 ? undefined : Math.round(totals.usd * 1e8) / 1e8,
-    'stratos.cost.unknown_calls': totals.unknownCostCalls === 0 ? undefined : totals.unknownCostCalls,
-    'stratos.usage.tokens': totals.calls === 0 ? undefined : totals.tokens,
-    'gen_ai.usage.input_tokens': totals.calls === 0 ? undefined : totals.inputTokens,
-    'gen_ai.usage.output_tokens': totals.calls === 0 ? undefined : totals.outputTokens,
+    'stratos.workflow.cost.usd': totals.calls === 0 ? undefined : Math.round(totals.usd * 1e8) / 1e8,
+    'stratos.workflow.cost.unknown_calls':
+      totals.unknownCostCalls === 0 ? undefined : totals.unknownCostCalls,
+    'stratos.workflow.usage.tokens': totals.calls === 0 ? undefined : totals.tokens,
     'stratos.budget.tokens': budget?.tokens,
     'stratos.budget.usd': budget?.usd,
   });

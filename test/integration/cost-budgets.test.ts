@@ -211,6 +211,21 @@ test('costs per harness and provider match hand-computed figures, with totals pe
   assert.equal(child.parentExecutionId, parent.executionId);
   near(child.usd, codexUsd);
 
+  // The totals are on each workflow span too, the run's own including its child's.
+  const ends = (await readFile(join(result.json.data.runDirectory, 'events.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .filter((event) => event.type === 'workflow.end');
+  assert.deepEqual(
+    ends.map((event) => [event.workflow, event.attributes['stratos.workflow.usage.tokens']]),
+    [
+      ['spend-child', codexTokens],
+      ['spend', claudeTokens + codexTokens * 2],
+    ],
+  );
+  near(ends[1].attributes['stratos.workflow.cost.usd'], cost.usd);
+
   const list = await project.cli(['runs', 'list', '--json'], {env: home.env});
   const listed = list.json.data.runs.find((r: {runId: string}) => r.runId === record.runId);
   near(listed.cost.usd, cost.usd);
