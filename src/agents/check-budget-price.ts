@@ -6,7 +6,6 @@
  */
 import type {Diagnostic, SourceLocation} from '../errors/index.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
-import {hasKnownPrice} from '../providers/pricing/model-cost.ts';
 import {findServingProvider} from './agent-spend.ts';
 import {isHarnessId} from './harnesses/registry.ts';
 import type {AgentConfigFields} from './settings.ts';
@@ -23,6 +22,8 @@ export async function checkBudgetPrice(
   const {harness, model} = settings;
   if (!isHarnessId(harness) || typeof model !== 'string') return [];
   const provider = findServingProvider({harness, provider: settings.provider, model});
+  // The price table loads only for a workflow whose budget needs it.
+  const {hasKnownPrice} = await import('../providers/pricing/model-cost.ts');
   if (hasKnownPrice(provider, model)) return [];
   const path = ['agents', name, 'model'];
   return [

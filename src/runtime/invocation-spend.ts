@@ -63,5 +63,7 @@ export function recordInvocationSpend(context: ExecutionContext, telemetry: Invo
     'stratos.budget.tokens': budget?.tokens,
     'stratos.budget.usd': budget?.usd,
   });
-  if (spend.parent === undefined) telemetry.run.cost = spend.summarize();
+  // A run that made no model call and had no budget keeps run.json as it was: nothing to say.
+  if (spend.parent === undefined && (totals.calls > 0 || spend.budget !== undefined))
+    telemetry.run.cost = spend.summarize();
 }
