@@ -63,6 +63,7 @@ export class TurnTelemetry {
           this.#scope.addEvent('agent.model', {
             'gen_ai.response.model': event.model,
             'stratos.tool.origin': event.origin,
+            ...this.#spend?.(event, 'call'),
           });
           return;
         }
