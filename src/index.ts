@@ -45,6 +45,8 @@ export {
 export {
   AgentRunError,
   AuthenticationError,
+  BudgetExceededError,
+  type BudgetUnit,
   BuildError,
   type Diagnostic,
   type ErrorCode,

@@ -16,6 +16,7 @@ import {
   mapRunError,
 } from './agent-errors.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
+import {checkAgentBudget, observeAgentSpend} from './agent-spend.ts';
 import type {Agent, AgentSelection} from './agent-types.ts';
 import {beginTurn} from './begin-turn.ts';
 import type {HarnessSession, HarnessTurnResult} from './harness.ts';
@@ -137,7 +138,9 @@ export class AgentSession<Output> implements Agent<Output> {
       field: `prompt of agent '${this.name}'`,
     });
     // A turn is about to run (./begin-turn.ts): scripted, or admitted to the harness.
-    const {scripted, release} = await beginTurn(this.#context, this.name, text, signal);
+    const {scripted, release} = await beginTurn(this.#context, this.name, text, signal, () =>
+      checkAgentBudget(this.#context, scope, this.name, this.#cursor.current),
+    );
     try {
       return await runWithLifecycleHooks(
         this.#code.hooks ?? {},
@@ -183,7 +186,15 @@ export class AgentSession<Output> implements Agent<Output> {
       // Model and tool calls are recorded as the harness reports them, siblings under this execute's agent span;
       // the turn as a whole is not a model call (it includes the tool calls).
       const {harness, model} = this.#cursor.current;
-      this.#observer = new TurnTelemetry(scope, harness, model, this.#spawned);
+      this.#observer = new TurnTelemetry(
+        scope,
+        harness,
+        model,
+        this.#spawned,
+        observeAgentSpend(this.#context, scope, this.name, this.#cursor.current, (reason) =>
+          this.#running?.controller.abort(reason),
+        ),
+      );
       scope.setAttributes({'gen_ai.input.messages': describeInputMessages(text)});
       let result: HarnessTurnResult;
       try {

@@ -8,6 +8,7 @@ import {checkPromptReference, type PromptReference} from '../config/prompts.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {isStratosError, type SourceLocation} from '../errors/index.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
+import {checkBudgetPrice} from './check-budget-price.ts';
 import {planCandidates} from './selection/plan-candidates.ts';
 import {unmappedError} from './selection/prepare-candidates.ts';
 import {type AgentConfigFields, harnessIds} from './settings.ts';
@@ -63,6 +64,7 @@ export async function checkAgentConfigurations(
       });
       if (plan.unmapped.length > 0) await report(unmappedError(name, plan.unmapped), 'models');
     }
+    diagnostics.push(...(await checkBudgetPrice(name, settings, options.manifest, options.locate)));
     if (settings.systemPrompt !== undefined) {
       try {
         await checkPromptReference(settings.systemPrompt as PromptReference, {

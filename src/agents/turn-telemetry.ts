@@ -8,6 +8,7 @@ import {
   type TelemetryAttributes,
   toRecordedJson,
 } from '../telemetry/index.ts';
+import type {SpendObserver} from './agent-spend.ts';
 import type {AgentEvent, TokenCounts} from './harness-kit/hooks.ts';
 import type {SpawnedWorkTelemetry} from './spawned-work-telemetry.ts';
 
@@ -29,17 +30,20 @@ export class TurnTelemetry {
   #tools = new Map<string, OperationHandle>();
   #compaction: OperationHandle | undefined;
   #spawned: SpawnedWorkTelemetry | undefined;
+  #spend: SpendObserver | undefined;
 
   constructor(
     scope: OperationScope,
     harness: string,
     model: string | undefined,
     spawned?: SpawnedWorkTelemetry,
+    spend?: SpendObserver,
   ) {
     this.#scope = scope;
     this.#harness = harness;
     this.#model = model;
     this.#spawned = spawned;
+    this.#spend = spend;
   }
 
   observe(event: AgentEvent): void {
@@ -59,13 +63,19 @@ export class TurnTelemetry {
           this.#scope.addEvent('agent.model', {
             'gen_ai.response.model': event.model,
             'stratos.tool.origin': event.origin,
+            ...this.#spend?.(event, 'call'),
           });
           return;
         }
         this.#modelEnds += 1;
         const call = this.#call;
         this.#call = undefined;
-        const attributes = {...usageAttributes(event), 'gen_ai.response.model': event.model};
+        // Each observed call is priced and added to the run's spend (agent-spend.ts), which may stop the turn.
+        const attributes = {
+          ...usageAttributes(event),
+          'gen_ai.response.model': event.model,
+          ...this.#spend?.(event, 'call'),
+        };
         if (call === undefined)
           this.#scope.addEvent('agent.model', {
             ...attributes,
@@ -141,8 +151,12 @@ export class TurnTelemetry {
         return;
       }
       case 'usage':
-        // Turn-level usage is the sum of the model calls when those were observed; recorded only without them.
-        if (this.#modelEnds === 0) this.#scope.addEvent('agent.usage', usageAttributes(event));
+        // Turn-level usage is the sum of the model calls when those were observed; recorded only without them
+        // (the harness's own cost figure for the turn is still recorded beside the computed ones).
+        if (this.#modelEnds === 0)
+          this.#scope.addEvent('agent.usage', {...usageAttributes(event), ...this.#spend?.(event, 'turn')});
+        else if (event.nativeCostUsd !== undefined)
+          this.#scope.setAttributes(this.#spend?.(event, 'native') ?? {});
         return;
       default:
         return;

@@ -1,12 +1,15 @@
 import type {Diagnostic} from '../errors/index.ts';
 import {executeWorkflow} from '../runtime/execute-workflow.ts';
 import type {InvocationResult} from '../runtime/invoke-workflow.ts';
+import {applyBudgetFlags, type BudgetFlags} from './budget-input.ts';
 import {findWorkflow, type HostOptions, resolveHost} from './host.ts';
 import {type ProgressOptions, progressOption, warningsOf} from './progress.ts';
 import {startRunRetention} from './run-retention.ts';
 
 export interface RunWorkflowOptions extends HostOptions, ProgressOptions {
   signal?: AbortSignal;
+  /** `--budget-usd` / `--budget-tokens`: over the input's `overrides.budget` (docs/cost.md). */
+  budget?: BudgetFlags;
 }
 
 export type RunWorkflowResult = InvocationResult & {warnings: Diagnostic[]};
@@ -23,7 +26,7 @@ export async function runWorkflow(
   const host = resolveHost(options);
   const {workflow, result} = await executeWorkflow({
     resolve: () => findWorkflow(host, target),
-    input,
+    input: options.budget === undefined ? input : applyBudgetFlags(input, options.budget),
     invocationDirectory: host.cwd,
     build: progressOption(options),
     stratosHome: host.home,

@@ -9,7 +9,7 @@ import {
   type TokenUsage,
   totalUsage,
 } from '../telemetry/artifacts/run-store.ts';
-import type {RunStatus} from '../telemetry/index.ts';
+import type {RunCost, RunStatus} from '../telemetry/index.ts';
 import {type HostOptions, resolveHost} from './host.ts';
 
 export {describeStatus} from '../telemetry/artifacts/status-words.ts';
@@ -29,6 +29,8 @@ export interface RunSummary {
   directory: string;
   /** `location`: the workflow's own frame of an error its code threw (`workflow.ts`, line, column). */
   error?: {code: string; message: string; location?: SourceLocation};
+  /** What the run and its descendants spent, per invocation and per agent and model (docs/cost.md). */
+  cost?: RunCost;
 }
 
 export interface ListRunsOptions extends HostOptions {
@@ -126,6 +128,7 @@ function summarize(stored: StoredRun): RunSummary {
     invocationDirectory: record.invocationDirectory,
     directory: stored.directory,
     ...(record.error === undefined ? {} : {error: record.error}),
+    ...(record.cost === undefined ? {} : {cost: record.cost}),
   };
 }
 

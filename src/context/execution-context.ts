@@ -8,11 +8,14 @@ import type {WorkflowManifest} from '../manifest/index.ts';
 import type {InvocationTelemetry, TelemetryAttributes} from '../telemetry/index.ts';
 import type {ResourceRegistry} from './resource-registry.ts';
 import type {ScriptedAnswers} from './scripted-answers.ts';
+import type {SpendScope} from './spend-scope.ts';
 
 /** `overrides` of an invocation input: named agent and decision settings that replace workflow.yaml fields. */
 export interface InvocationOverrides {
   agents?: Record<string, Record<string, unknown>>;
   decisions?: Record<string, Record<string, unknown>>;
+  /** Replaces the fields of workflow.yaml's `budget` it sets (a parent's binding for a child, or the caller's). */
+  budget?: {tokens?: number; usd?: number};
 }
 
 /** Admission of agent work: `acquire` waits for a slot (or rejects when the queue is full) and returns `release`. */
@@ -87,6 +90,8 @@ export interface ExecutionContext {
   worktrees?: WorktreeGate;
   /** `stratos test`: answers for agents, decisions and MCP calls from a saved case (inherited by children). */
   scripts?: ScriptedAnswers;
+  /** What this invocation and its descendants spent, under its budget and its ancestors' (absent outside the pipeline). */
+  spend?: SpendScope;
 }
 
 const storage = new AsyncLocalStorage<ExecutionContext>();

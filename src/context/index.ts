@@ -14,3 +14,4 @@ export type {
   ScriptedChildAnswer,
   ScriptedToolResult,
 } from './scripted-answers.ts';
+export {type BudgetBreach, type SpendRecord, SpendScope} from './spend-scope.ts';

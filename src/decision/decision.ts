@@ -101,6 +101,9 @@ export async function decision<const Questions extends Record<string, Question>>
         });
         return result.answers as DecisionAnswers<Questions>;
       }
+      // The budget check and cost accounting (decision-spend.ts) load with the provider, not with the entry.
+      const {checkDecisionBudget, recordDecisionSpend} = await import('./decision-spend.ts');
+      checkDecisionBudget(context, scope, settings.name);
       const {askOllama} = await import('./ollama-decision.ts');
       try {
         const result = await askOllama(
@@ -121,6 +124,7 @@ export async function decision<const Questions extends Record<string, Question>>
           'gen_ai.usage.input_tokens': result.usage.inputTokens,
           'gen_ai.usage.output_tokens': result.usage.outputTokens,
           'stratos.decision.attempts': attempts.length,
+          ...recordDecisionSpend(context, settings, result),
         });
         return result.answers as DecisionAnswers<Questions>;
       } catch (error) {

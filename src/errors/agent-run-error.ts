@@ -9,7 +9,10 @@ import {StratosError} from './stratos-error.ts';
 export interface AgentRunErrorOptions {
   code?: Extract<
     ErrorCode,
-    'STRATOS_AGENT_RUN_FAILED' | 'STRATOS_AGENT_CANCELLED' | 'STRATOS_AGENT_HOOK_FAILED'
+    | 'STRATOS_AGENT_RUN_FAILED'
+    | 'STRATOS_AGENT_CANCELLED'
+    | 'STRATOS_AGENT_HOOK_FAILED'
+    | 'STRATOS_BUDGET_EXCEEDED'
   >;
   agent: string;
   harness: string;

@@ -324,6 +324,14 @@ export const errorCodes = {
   STRATOS_NEW_TEMPLATE_UNKNOWN: 'stratos new was given a template that is not bundled with Stratos.',
   STRATOS_DOCTOR_PROBLEMS: 'stratos doctor found something that needs fixing; each check says how.',
 
+  // cost and budgets (budget: in workflow.yaml, overrides.budget, stratos run --budget-usd/--budget-tokens)
+  STRATOS_BUDGET_EXCEEDED:
+    'The run (or a child workflow) has spent its token or USD budget; the agent execute or decision was not sent.',
+  STRATOS_BUDGET_INVALID:
+    'A budget is not a mapping of a positive `tokens` count and/or a positive `usd` amount.',
+  STRATOS_BUDGET_PRICE_UNKNOWN:
+    'A USD budget cannot be enforced on a model whose price is unknown; set a `tokens` budget too, or pick a priced model.',
+
   // anything unexpected
   STRATOS_INTERNAL: 'An unexpected error inside Stratos; please report it.',
 } as const;

@@ -4,6 +4,7 @@ export {
   type AuthenticationErrorCode,
   type AuthenticationErrorOptions,
 } from './authentication-error.ts';
+export {BudgetExceededError, type BudgetUnit} from './budget-exceeded-error.ts';
 export {BuildError} from './build-error.ts';
 export {type CauseLine, describeCauseText, visibleCauses} from './cause-text.ts';
 export {type ErrorCode, errorCodes} from './codes.ts';

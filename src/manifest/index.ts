@@ -1,5 +1,6 @@
 /** The workflow.yaml manifest: parsing, validation, description budgets and source locations. */
 
+export {budgetAmountProblem, checkBudgetValue} from './budget.ts';
 export {
   checkDecisionField,
   type DecisionField,
@@ -38,6 +39,7 @@ export type {
   OAuthConfig,
   StdioMcpServerConfig,
   TelemetryExporterConfig,
+  WorkflowBudget,
   WorkflowManifest,
 } from './types.ts';
 export {manifestFields} from './validate-fields.ts';

@@ -54,4 +54,12 @@ export interface WorkflowManifest {
   /** Named Decision configurations; their fields are validated by the decision module. */
   decisions?: Record<string, Record<string, unknown>>;
   telemetry?: {exporters: TelemetryExporterConfig[]};
+  /** What a run of this workflow may spend, its descendants included. */
+  budget?: WorkflowBudget;
+}
+
+/** A spending limit: tokens (input and output) and/or US dollars; either or both. */
+export interface WorkflowBudget {
+  tokens?: number;
+  usd?: number;
 }

@@ -1,5 +1,6 @@
 /** The top level of workflow.yaml: which fields exist, the identity fields, and dispatch to each section. */
 import {isScalar, type YAMLMap} from 'yaml';
+import {validateBudget} from './budget.ts';
 import {validateDescription} from './descriptions.ts';
 import {defaultEntrypoint, entrypointProblem, isSemanticVersion, nameProblem} from './field-formats.ts';
 import {checkKnownKeys, checkRequiredKeys, fieldLabel, readMapEntries} from './map-entries.ts';
@@ -21,6 +22,7 @@ export const manifestFields = [
   'agents',
   'decisions',
   'telemetry',
+  'budget',
 ] as const;
 
 const requiredFields = [
@@ -70,6 +72,8 @@ export function validateManifestFields(ctx: ValidationContext, root: YAMLMap): W
     decisionsEntry === undefined ? undefined : validateNamedConfigs(ctx, decisionsEntry, 'decision');
   const telemetryEntry = field('telemetry');
   const telemetry = telemetryEntry === undefined ? undefined : validateTelemetry(ctx, telemetryEntry);
+  const budgetEntry = field('budget');
+  const budget = budgetEntry === undefined ? undefined : validateBudget(ctx, budgetEntry);
 
   if (
     name === undefined ||
@@ -90,6 +94,7 @@ export function validateManifestFields(ctx: ValidationContext, root: YAMLMap): W
     ...(agents === undefined ? {} : {agents}),
     ...(decisions === undefined ? {} : {decisions}),
     ...(telemetry === undefined ? {} : {telemetry}),
+    ...(budget === undefined ? {} : {budget}),
   };
 }
 

@@ -18,7 +18,7 @@ import {discoverRoot, readWorkflowFolder, type WorkflowHandle} from '../discover
 import {StratosError} from '../errors/index.ts';
 import {executeWorkflow} from './execute-workflow.ts';
 
-/** Agent and decision settings bound for a child, with the precedence of invocation overrides. */
+/** Agent and decision settings and a budget bound for a child, with the precedence of invocation overrides. */
 export type ChildWorkflowBindings = InvocationOverrides;
 
 /** A child workflow. Unlike an agent it holds no memory: each execute is a new invocation; calls may overlap. */

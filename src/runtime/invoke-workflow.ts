@@ -32,6 +32,7 @@ import {
 } from '../telemetry/index.ts';
 import {RunWorktrees} from '../worktrees/run-worktrees.ts';
 import {AdmissionLimiter} from './admission.ts';
+import {openInvocationSpend, recordInvocationSpend} from './invocation-spend.ts';
 import {endRunningBody, watchRunningBody} from './running-bodies.ts';
 import {splitOverrides} from './split-overrides.ts';
 import {untilCancelled} from './until-cancelled.ts';
@@ -174,6 +175,7 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
   // Worktrees: released once the top-level run and all its descendants have ended (src/worktrees/).
   if (options.parent === undefined && context.worktrees instanceof RunWorktrees)
     await context.worktrees.releaseAll((event, attributes) => telemetry.event(event, attributes));
+  recordInvocationSpend(context, telemetry);
   const done = facts(cleanupFailures);
   return {...done, ...withReport(await closeTelemetry(telemetry, outcome, options)), ...outcome};
 }
@@ -231,6 +233,7 @@ function openContext(
         report: (diagnostic) => telemetry.run.report(diagnostic.code, diagnostic.message),
       }),
     ...scriptsOf(options),
+    spend: openInvocationSpend({parent: options.parent, executionId, workflow: options.workflow, overrides}),
   };
 }
 

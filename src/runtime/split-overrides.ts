@@ -3,8 +3,9 @@
 import type {InvocationOverrides} from '../context/execution-context.ts';
 import {WorkflowInputError} from '../errors/index.ts';
 import {isRecord} from '../internal/json-file.ts';
+import {checkBudgetValue} from '../manifest/index.ts';
 
-const sections = ['agents', 'decisions'] as const;
+const sections = ['agents', 'decisions', 'budget'] as const;
 
 export function splitOverrides(
   workflow: string,
@@ -25,6 +26,12 @@ export function splitOverrides(
         });
         continue;
       }
+      if (key === 'budget') {
+        const checked = checkBudgetValue(value, 'overrides.budget');
+        for (const message of checked.problems) issues.push({path: 'overrides.budget', message});
+        if (checked.budget !== undefined) overrides.budget = checked.budget;
+        continue;
+      }
       if (!isRecord(value) || !Object.values(value).every(isRecord)) {
         issues.push({
           path: `overrides.${key}`,
@@ -32,7 +39,7 @@ export function splitOverrides(
         });
         continue;
       }
-      overrides[key as (typeof sections)[number]] = value as Record<string, Record<string, unknown>>;
+      overrides[key as 'agents' | 'decisions'] = value as Record<string, Record<string, unknown>>;
     }
   }
   if (issues.length > 0) throw new WorkflowInputError(workflow, issues);

@@ -1,3 +1,11 @@
+export {
+  type Budget,
+  emptySpendTotals,
+  type RunCost,
+  type SpendBreakdownRow,
+  type SpendTotals,
+  type WorkflowSpend,
+} from './artifacts/run-cost.ts';
 export type {EventRecord, RunRecord, RunStatus, ValueSummary} from './artifacts/run-record.ts';
 export type {ExporterSettings, HeaderResolver} from './export/destinations.ts';
 export type {InvocationRecorder} from './invocation-recorder.ts';

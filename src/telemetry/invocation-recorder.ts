@@ -221,6 +221,11 @@ export class InvocationRecorder implements InvocationTelemetry {
     span.exported?.addEvent(`console.${level}`, {'log.message': text}, nowMs());
   }
 
+  /** Adds attributes to the workflow span (totals known only at the end, such as the invocation's cost). */
+  setWorkflowAttributes(attributes: TelemetryAttributes): void {
+    if (!this.#finished) this.#setAttributes(this.workflowSpan, attributes);
+  }
+
   /**
    * Ends the workflow span with the invocation's outcome after closing still-open operations as incomplete.
    * `cancelled`: the invocation was cancelled from outside (SIGINT, a cancelled parent).

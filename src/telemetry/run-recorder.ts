@@ -5,6 +5,7 @@
  */
 import type {ErrorCode} from '../errors/index.ts';
 import type {RunArtifacts} from './artifacts/run-artifacts.ts';
+import type {RunCost} from './artifacts/run-cost.ts';
 import type {EventRecord} from './artifacts/run-record.ts';
 import type {Destination} from './export/destinations.ts';
 import type {TraceExport} from './export/trace-export.ts';
@@ -20,6 +21,8 @@ export class RunRecorder {
   readonly rootExecutionId: string;
   readonly redactor = new Redactor();
   artifacts: RunArtifacts | undefined;
+  /** What the run and its descendants spent, set by the runtime before the run closes; written into run.json. */
+  cost: RunCost | undefined;
   #resource: Record<string, string>;
   #traceExport: TraceExport | undefined;
   #loading: Promise<TraceExport | undefined> | undefined;
@@ -118,6 +121,7 @@ export class RunRecorder {
     this.#closed = true;
     await this.#traceExport?.shutdown(EXPORT_FLUSH_TIMEOUT_MS);
     const diagnostics = this.#diagnostics.map(({code, message}) => ({code, message}));
-    await this.artifacts?.finish(diagnostics.length > 0 ? {...update, diagnostics} : update);
+    const withCost = this.cost === undefined ? update : {...update, cost: this.cost};
+    await this.artifacts?.finish(diagnostics.length > 0 ? {...withCost, diagnostics} : withCost);
   }
 }

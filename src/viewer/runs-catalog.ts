@@ -37,6 +37,8 @@ export interface CatalogRun {
   error?: {code: string; message: string};
   /** Summed over operations that reported usage; absent counts are unknown. */
   usage: TokenUsage;
+  /** run.json's cost totals (descendants included): known USD, calls, calls of unknown cost (docs/cost.md). */
+  cost?: {usd: number; calls: number; unknownCostCalls: number};
 }
 
 export interface CatalogRunDetail {
@@ -131,5 +133,14 @@ function summarize(stored: StoredRun, usage: TokenUsage): CatalogRun {
     invocationDirectory: record.invocationDirectory,
     ...(record.error === undefined ? {} : {error: record.error}),
     usage,
+    ...(record.cost === undefined
+      ? {}
+      : {
+          cost: {
+            usd: record.cost.usd,
+            calls: record.cost.calls,
+            unknownCostCalls: record.cost.unknownCostCalls,
+          },
+        }),
   };
 }

@@ -83,3 +83,44 @@ test('list reports the same findings as diagnostics of the workflow', async () =
   const [listed] = result.json.data.workflows;
   assert.deepEqual(summarize(listed.diagnostics), expected);
 });
+
+test('a usd budget over a configured agent whose model has no price fails the build, unless tokens are bounded too', async () => {
+  const budgeted = (budget: string) =>
+    manifest(
+      'budgeted',
+      `budget:
+${budget}
+agents:
+  priced:
+    harness: claude-code
+    model: claude-sonnet-4-5
+  unpriced:
+    harness: claude-code
+    model: claude-imaginary-9
+  local:
+    harness: codex
+    provider: ollama
+    model: qwen3:8b
+  preferred:
+    models: [anthropic/claude-sonnet-4-5]
+`,
+    );
+  await project.writeWorkflow('budgeted', {
+    'workflow.yaml': budgeted('  usd: 1'),
+    'workflow.ts': echoWorkflow,
+  });
+  const refused = await project.cli(['build', 'budgeted', '--json']);
+  assert.equal(refused.exitCode, 1, refused.stdout + refused.stderr);
+  const [built] = refused.json.error.details.workflows;
+  assert.deepEqual(summarize(built.diagnostics), ['STRATOS_BUDGET_PRICE_UNKNOWN agents.unpriced.model 13']);
+  assert.match(
+    built.diagnostics[0].message,
+    /model 'claude-imaginary-9' on provider 'anthropic', whose price is unknown/,
+  );
+  await project.writeWorkflow('budgeted', {
+    'workflow.yaml': budgeted('  usd: 1\n  tokens: 100000'),
+    'workflow.ts': echoWorkflow,
+  });
+  const built2 = await project.cli(['build', 'budgeted', '--json']);
+  assert.equal(built2.exitCode, 0, built2.stdout + built2.stderr);
+});

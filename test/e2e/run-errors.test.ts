@@ -195,12 +195,12 @@ test('runs list has column headers, ages and the failing code', async () => {
   const list = await project.cli(['runs', 'list']);
   assert.equal(list.exitCode, 0, list.stderr);
   const [header, ...rows] = list.stdout.trimEnd().split('\n');
-  assert.match(header!, /^RUN +WORKFLOW +STATUS +STARTED +DURATION +ERROR$/);
+  assert.match(header!, /^RUN +WORKFLOW +STATUS +STARTED +DURATION +COST +ERROR$/);
   assert.ok(rows.length > 0);
   for (const row of rows) {
     assert.match(
       row,
-      /^\d{8}T\d{9}Z-[0-9a-f]{16} {2}\w+ +(succeeded|failed|cancelled) +(just now|\d+ s ago|\d+ min ago) +[\d.]+ ms +STRATOS_[A-Z_]+$/,
+      /^\d{8}T\d{9}Z-[0-9a-f]{16} {2}\w+ +(succeeded|failed|cancelled) +(just now|\d+ s ago|\d+ min ago) +[\d.]+ ms +(\$[\d.]+(\+\?)? +)?STRATOS_[A-Z_]+$/,
     );
   }
   // Columns line up: every row's STATUS starts where the header's does.

@@ -167,6 +167,16 @@ test('three questions in one request: answers, probabilities from log-probabilit
   assert.equal(node.attributes['stratos.decision.method'], 'logprobs');
   assert.equal(node.attributes['gen_ai.request.model'], 'tiny:1b');
   assert.equal(node.attributes['gen_ai.usage.input_tokens'], 42);
+  // A local Ollama model costs 0; the run's cost counts the decision as one call (docs/cost.md).
+  assert.equal(node.attributes['stratos.cost.usd'], 0);
+  assert.deepEqual(
+    shown.json.data.run.cost.breakdown.map((row: Record<string, unknown>) => [
+      row.source,
+      row.provider,
+      row.usd,
+    ]),
+    [['decision', 'ollama', 0]],
+  );
   assert.equal(node.attributes['stratos.decision.attempts'], 1);
   assert.deepEqual(JSON.parse(node.attributes['stratos.decision.state']), {
     ticket: 'Checkout returns 500 since 9am.',

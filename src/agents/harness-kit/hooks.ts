@@ -95,7 +95,13 @@ export type AgentEvent =
       origin?: string;
     }
   /** Usage of the whole turn, as the harness reported it at the turn's end. */
-  | ({type: 'usage'} & TokenCounts)
+  | ({
+      type: 'usage';
+      /** Reasoning tokens, when reported apart (Codex); they are part of `outputTokens`. */
+      reasoningTokens?: number;
+      /** The turn's cost as the harness computed it (Claude Code's `total_cost_usd`). */
+      nativeCostUsd?: number;
+    } & TokenCounts)
   /**
    * The harness started a task for a tool call (Claude Code: a sub-agent of its Agent/Task tool, a background
    * command). `background`: the tool call returns at once and the task goes on, possibly past the prompt.

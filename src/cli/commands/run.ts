@@ -14,6 +14,10 @@ export const runCommand: CommandHandler = async (command, context) => {
     onProgress: context.progress,
     onNotice: context.notice,
     signal: context.signal,
+    budget: {
+      usd: stringValue(command.values['budget-usd']),
+      tokens: stringValue(command.values['budget-tokens']),
+    },
   });
   const facts = {
     executionId: result.executionId,
@@ -51,6 +55,10 @@ export const runCommand: CommandHandler = async (command, context) => {
     human: `${JSON.stringify(result.output, null, 2)}\n`,
   };
 };
+
+function stringValue(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
 
 /** The stack of the innermost error of the chain (the one thrown first), as the run mapped it to the sources. */
 function stackOf(error: Error): string | undefined {

@@ -10,6 +10,7 @@ import {
 import {formatLocation, StratosError, visibleCauses} from '../../errors/index.ts';
 import {formatRelativeTime} from '../output/relative-time.ts';
 import type {CommandContext, CommandHandler} from './command.ts';
+import {formatCostCell, formatNodeCost, formatRunCost} from './runs-cost.ts';
 
 export const runsListCommand: CommandHandler = async (command, context) => {
   const limit = parseLimit(command.values.limit);
@@ -56,6 +57,7 @@ export const runsShowCommand: CommandHandler = async (command, context) => {
           ),
         ]),
     ...(Object.keys(result.usage).length === 0 ? [] : [`tokens ${usageText(result.usage)}`]),
+    ...formatRunCost(run.cost, context),
     ...(result.unreadableEvents > 0
       ? [context.paint(`${result.unreadableEvents} unreadable event lines`, 'yellow')]
       : []),
@@ -75,13 +77,23 @@ export const runsShowCommand: CommandHandler = async (command, context) => {
 /** One row per run under a header row; the columns padded to their widest cell, colour added after padding. */
 function formatRunTable(runs: readonly RunSummary[], all: boolean, context: CommandContext): string {
   const now = Date.now();
-  const header = ['RUN', 'WORKFLOW', 'STATUS', 'STARTED', 'DURATION', 'ERROR', ...(all ? ['DIRECTORY'] : [])];
+  const header = [
+    'RUN',
+    'WORKFLOW',
+    'STATUS',
+    'STARTED',
+    'DURATION',
+    'COST',
+    'ERROR',
+    ...(all ? ['DIRECTORY'] : []),
+  ];
   const rows = runs.map((run) => [
     run.runId,
     run.workflow,
     run.stale ? 'failed (interrupted)' : run.status,
     formatRelativeTime(run.startedAt, now),
     duration(run.durationMs).trim(),
+    formatCostCell(run.cost),
     run.error?.code ?? (run.stale ? 'STRATOS_RUN_INTERRUPTED' : ''),
     ...(all ? [run.invocationDirectory] : []),
   ]);
@@ -99,7 +111,7 @@ function formatRunTable(runs: readonly RunSummary[], all: boolean, context: Comm
     line(header, (cell) => context.paint(cell, 'dim')),
     ...rows.map((row) =>
       line(row, (cell, column) =>
-        column === 2 ? paintStatus(row[2]!, context, cell) : column === 6 ? context.paint(cell, 'dim') : cell,
+        column === 2 ? paintStatus(row[2]!, context, cell) : column === 7 ? context.paint(cell, 'dim') : cell,
       ),
     ),
   ].join('\n')}\n`;
@@ -130,7 +142,7 @@ function renderNode(
       : node.status === undefined
         ? context.paint(' (no end recorded)', 'yellow')
         : ` ${paintStatus(describeStatus(node.status), context)}${duration(node.durationMs)}`;
-  const usage = node.usage === undefined ? '' : `  tokens ${usageText(node.usage)}`;
+  const usage = `${node.usage === undefined ? '' : `  tokens ${usageText(node.usage)}`}${formatNodeCost(node.attributes)}`;
   const logs =
     node.consoleMessages > 0 && node.console === undefined
       ? context.paint(`  ${node.consoleMessages} console`, 'dim')

@@ -67,6 +67,16 @@ export const commands: CommandSpec[] = [
         type: 'boolean',
         description: "On failure, also show the error's full stack, mapped to the authored .ts files.",
       },
+      'budget-usd': {
+        type: 'string',
+        value: 'usd',
+        description: 'Stop the run (with its descendants) once it has spent this many US dollars.',
+      },
+      'budget-tokens': {
+        type: 'string',
+        value: 'count',
+        description: 'Stop the run (with its descendants) once it has used this many tokens.',
+      },
     },
     oneOf: {options: ['input', 'input-file'], required: false},
     handlesSignal: true,

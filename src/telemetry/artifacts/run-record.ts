@@ -5,6 +5,7 @@
  */
 import type {SourceLocation} from '../../errors/index.ts';
 import type {OperationStatus} from '../model/conventions.ts';
+import type {RunCost} from './run-cost.ts';
 
 export const RUN_FILE = 'run.json';
 export const EVENTS_FILE = 'events.jsonl';
@@ -45,6 +46,8 @@ export interface RunRecord {
   error?: {code: string; message: string; location?: SourceLocation};
   /** Artifact and export problems of this run, as reported to the caller. */
   diagnostics?: {code: string; message: string}[];
+  /** What the run and its descendants spent (tokens, USD) and under which budget; absent for older runs. */
+  cost?: RunCost;
 }
 
 export type EventType =

@@ -1,5 +1,5 @@
 /**
- * The list of recent runs: workflow, status, start, duration, token usage, the failing code; a text filter and a
+ * The list of recent runs: workflow, status, start, duration, token usage, cost, the failing code; a text filter and a
  * status filter.
  */
 import {element, formatDuration, formatTime, formatTokens} from './dom.ts';
@@ -18,7 +18,7 @@ export function renderRunList(main: HTMLElement, list: RunList): void {
   ]);
   const count = element('span', {className: 'dim', attributes: {id: 'run-count'}});
   const body = element('tbody');
-  const columns = ['Workflow', 'Status', 'Started', 'Duration', 'Tokens', 'Error', 'Run'];
+  const columns = ['Workflow', 'Status', 'Started', 'Duration', 'Tokens', 'Cost', 'Error', 'Run'];
   if (list.scope.all) columns.push('Directory');
   const table = element('table', {className: 'runs', attributes: {id: 'runs'}}, [
     element('thead', {}, [
@@ -66,6 +66,12 @@ export function renderRunList(main: HTMLElement, list: RunList): void {
   search.focus();
 }
 
+/** `$0.0180`, `+?` when some calls' cost is unknown; empty when the run made no model call. */
+function formatCost(cost: RunSummary['cost']): string {
+  if (cost === undefined || cost.calls === 0) return '';
+  return `$${cost.usd.toFixed(4)}${cost.unknownCostCalls > 0 ? '+?' : ''}`;
+}
+
 function runRow(run: RunSummary, all: boolean): HTMLTableRowElement {
   const href = `#/runs/${encodeURIComponent(run.runId)}`;
   const label = statusLabel(run);
@@ -75,6 +81,7 @@ function runRow(run: RunSummary, all: boolean): HTMLTableRowElement {
     element('td', {text: formatTime(run.startedAt)}),
     element('td', {className: 'num', text: formatDuration(run.durationMs)}),
     element('td', {className: 'num', text: formatTokens(run.usage)}),
+    element('td', {className: 'num', text: formatCost(run.cost)}),
     element('td', {
       className: 'mono error-code',
       text: run.error?.code ?? '',

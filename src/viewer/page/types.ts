@@ -18,6 +18,8 @@ export interface RunSummary {
   invocationDirectory: string;
   error?: {code: string; message: string; location?: SourceLocation};
   usage: TokenUsage;
+  /** What the run and its descendants spent: known USD, calls, calls of unknown cost. */
+  cost?: {usd: number; calls: number; unknownCostCalls: number};
 }
 
 export interface RunList {

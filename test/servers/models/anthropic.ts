@@ -28,7 +28,18 @@ export interface AnthropicTurn {
   transcript: string;
 }
 
-export type AnthropicReply =
+/**
+ * A response's usage as the Messages API reports it: `input_tokens` is the uncached input only, beside the cache
+ * reads and writes; `message_start` carries it and `message_delta` the final output count. Default 10 in, 5 out.
+ */
+export interface AnthropicUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+}
+
+export type AnthropicReply = (
   | {
       text: string /** Split the text into this many deltas. */;
       chunks?: number /** Pause before each delta. */;
@@ -36,7 +47,8 @@ export type AnthropicReply =
     }
   | {toolUse: {name: string; input: Record<string, unknown>}; text?: string}
   | {/** Keep the stream open after message_start until the client goes away. */ hang: true}
-  | {status: number; error: string /** The error's `type`; default `api_error`. */; errorType?: string};
+  | {status: number; error: string /** The error's `type`; default `api_error`. */; errorType?: string}
+) & {/** The usage this response reports. */ usage?: AnthropicUsage};
 
 export type AnthropicScript = (
   turn: AnthropicTurn,
@@ -201,6 +213,7 @@ function messageEvents(model: string, reply: Exclude<AnthropicReply, {status: nu
     output_tokens: 5,
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: 0,
+    ...reply.usage,
   };
   const events: {event: string; data: unknown; pauseMs?: number}[] = [
     {
@@ -274,7 +287,7 @@ function messageEvents(model: string, reply: Exclude<AnthropicReply, {status: nu
     data: {
       type: 'message_delta',
       delta: {stop_reason: stopReason, stop_sequence: null},
-      usage: {output_tokens: 5},
+      usage: {output_tokens: usage.output_tokens},
     },
   });
   events.push({event: 'message_stop', data: {type: 'message_stop'}});

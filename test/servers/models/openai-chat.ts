@@ -26,11 +26,23 @@ export interface ChatTurn {
   transcript: string;
 }
 
-export type ChatReply =
+/**
+ * A completion's usage as the chat completions API reports it: `prompt` includes `cached`
+ * (prompt_tokens_details) and `completion` includes `reasoning` (completion_tokens_details). Default 10 and 5.
+ */
+export interface ChatUsage {
+  prompt: number;
+  completion: number;
+  cached?: number;
+  reasoning?: number;
+}
+
+export type ChatReply = (
   | {text: string; pauseMs?: number}
   | {toolCall: {name: string; arguments: Record<string, unknown>}}
   | {hang: true}
-  | {status: number; error: string; code?: string; type?: string; retryAfterMs?: number};
+  | {status: number; error: string; code?: string; type?: string; retryAfterMs?: number}
+) & {/** The usage this completion reports. */ usage?: ChatUsage};
 
 export type ChatScript = (turn: ChatTurn, request: RecordedRequest) => ChatReply | Promise<ChatReply>;
 
@@ -111,7 +123,18 @@ export async function answerChatRequest(
     ]);
     return;
   }
-  const usage = {usage: {prompt_tokens: 10, completion_tokens: 5, total_tokens: 15}};
+  const counts = reply.usage ?? {prompt: 10, completion: 5};
+  const usage = {
+    usage: {
+      prompt_tokens: counts.prompt,
+      completion_tokens: counts.completion,
+      total_tokens: counts.prompt + counts.completion,
+      ...(counts.cached === undefined ? {} : {prompt_tokens_details: {cached_tokens: counts.cached}}),
+      ...(counts.reasoning === undefined
+        ? {}
+        : {completion_tokens_details: {reasoning_tokens: counts.reasoning}}),
+    },
+  };
   const body =
     'text' in reply
       ? [

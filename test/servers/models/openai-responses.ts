@@ -22,11 +22,23 @@ export interface ResponsesTurn {
   transcript: string;
 }
 
-export type ResponsesReply =
+/**
+ * A response's usage as the Responses API reports it: `input` includes `cached` (input_tokens_details) and
+ * `output` includes `reasoning` (output_tokens_details). Default 10 in, 5 out, none cached or reasoning.
+ */
+export interface ResponsesUsage {
+  input: number;
+  output: number;
+  cached?: number;
+  reasoning?: number;
+}
+
+export type ResponsesReply = (
   | {text: string; pauseMs?: number}
   | {toolCall: {name: string; namespace?: string; arguments: Record<string, unknown>}}
   | {hang: true}
-  | {status: number; error: string};
+  | {status: number; error: string}
+) & {/** The usage this response reports. */ usage?: ResponsesUsage};
 
 export type ResponsesScript = (
   turn: ResponsesTurn,
@@ -147,17 +159,21 @@ export async function answerResponsesRequest(
         response: {
           id,
           status: 'completed',
-          usage: {
-            input_tokens: 10,
-            input_tokens_details: {cached_tokens: 0},
-            output_tokens: 5,
-            output_tokens_details: {reasoning_tokens: 0},
-            total_tokens: 15,
-          },
+          usage: responsesUsage(reply.usage ?? {input: 10, output: 5}),
         },
       },
     },
   ]);
+}
+
+function responsesUsage(usage: ResponsesUsage) {
+  return {
+    input_tokens: usage.input,
+    input_tokens_details: {cached_tokens: usage.cached ?? 0},
+    output_tokens: usage.output,
+    output_tokens_details: {reasoning_tokens: usage.reasoning ?? 0},
+    total_tokens: usage.input + usage.output,
+  };
 }
 
 export function parseResponsesTurn(body: unknown): ResponsesTurn {

@@ -253,7 +253,7 @@ test('an unknown top-level field is reported at its key with the allowed fields'
   assert.equal(
     diagnostic.message,
     "workflow.yaml has an unknown top-level field 'inputs'. Allowed fields are name, shortDescription, " +
-      'longDescription, version, entrypoint, mcp, agents, decisions, telemetry; remove or rename it.',
+      'longDescription, version, entrypoint, mcp, agents, decisions, telemetry, budget; remove or rename it.',
   );
 });
 
@@ -408,4 +408,21 @@ test('an alias inside its own anchored value is invalid YAML for a manifest, not
   const diagnostic = onlyDiagnostic(result, 'STRATOS_MANIFEST_YAML_INVALID');
   assert.match(diagnostic.message, /alias '\*loop' inside the value anchored as '&loop'/);
   assertAt(diagnostic, 6, 15);
+});
+
+test('budget takes a positive usd amount and/or a positive whole number of tokens', () => {
+  const both = parseWith('budget:\n  usd: 2.5\n  tokens: 400000\n');
+  assertValid(both);
+  assert.deepEqual(both.manifest?.budget, {usd: 2.5, tokens: 400000});
+  assert.deepEqual(parseWith('budget:\n  usd: 1\n').manifest?.budget, {usd: 1});
+  for (const [extra, pattern] of [
+    ['budget:\n  usd: -1\n', /'budget.usd' must be a positive amount of US dollars/],
+    ['budget:\n  tokens: 1.5\n', /'budget.tokens' must be a positive whole number of tokens/],
+    ['budget:\n  dollars: 1\n', /dollars/],
+    ['budget: {}\n', /must set tokens, usd or both/],
+  ] as const) {
+    const result = parseWith(extra);
+    assertInvalid(result);
+    assert.match(result.diagnostics.map((d) => d.message).join('\n'), pattern);
+  }
 });

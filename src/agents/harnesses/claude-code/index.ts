@@ -395,7 +395,7 @@ class ClaudeCodeSession implements HarnessSession {
     // A turn Claude Code started on its own (to read a background task's notification) answers no prompt of ours.
     const answered = (message as {user_message_uuids?: string[]}).user_message_uuids;
     if (answered !== undefined && !answered.includes(turn.uuid)) return;
-    this.#options.emit({type: 'usage', ...tokenCounts(message.usage as NativeUsage)});
+    this.#options.emit({type: 'usage', ...tokenCounts(message.usage as NativeUsage), ...nativeCost(message)});
     if (message.subtype === 'success' && !message.is_error) {
       const structured = (message as {structured_output?: unknown}).structured_output;
       this.#settle({
@@ -502,6 +502,11 @@ class ClaudeCodeSession implements HarnessSession {
     }
     return this.#closing;
   }
+}
+
+/** The turn's cost as Claude Code computed it (`total_cost_usd`), recorded beside Stratos's own figure. */
+function nativeCost(message: {total_cost_usd?: unknown}): {nativeCostUsd?: number} {
+  return typeof message.total_cost_usd === 'number' ? {nativeCostUsd: message.total_cost_usd} : {};
 }
 
 /** Reported counts only; input tokens include cache reads and writes (the GenAI convention's input count). */

@@ -300,6 +300,9 @@ class CodexSession implements HarnessSession {
           ...(typeof event.usage.cache_write_input_tokens === 'number'
             ? {cacheCreationInputTokens: event.usage.cache_write_input_tokens}
             : {}),
+          ...(typeof event.usage.reasoning_output_tokens === 'number'
+            ? {reasoningTokens: event.usage.reasoning_output_tokens}
+            : {}),
         });
         return {};
       case 'turn.failed':
