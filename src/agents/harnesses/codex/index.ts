@@ -84,7 +84,6 @@ export const codexHarness: AgentHarness = {
       await chmod(launcher, 0o700);
       if (needsMcpHookBridge(options.hooks, options.mcpServers)) {
         bridge = await startMcpHookBridge({
-          harness: 'codex',
           hooks: options.hooks,
           servers: options.mcpServers,
           onHookFailure: (failure) => session?.failTurn(failure),

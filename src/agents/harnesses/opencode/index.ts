@@ -50,7 +50,6 @@ export const openCodeHarness: AgentHarness = {
     try {
       if (needsMcpHookBridge(options.hooks, options.mcpServers)) {
         bridge = await startMcpHookBridge({
-          harness: 'opencode',
           hooks: options.hooks,
           servers: options.mcpServers,
           onHookFailure: (failure) => session?.failTurn(failure),
