@@ -236,7 +236,6 @@ test('the bridge alone: bearer token required, tools forwarded, close() ends lis
     headers: {'x-credential': 'one'},
   };
   const bridge = await startMcpHookBridge({
-    harness: 'codex',
     hooks: {beforeTool: (call) => ({action: 'modify', input: {...call.input, text: `${call.input.text}!`}})},
     servers: [
       {

@@ -12,7 +12,7 @@
  *   2025-era traffic to the legacy endpoint above.
  */
 import {randomUUID} from 'node:crypto';
-import {createServer, type IncomingMessage, type ServerResponse} from 'node:http';
+import {createServer} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import type {LegacyHttpHandler} from '@modelcontextprotocol/server';
 import {
@@ -24,6 +24,7 @@ import {
   localhostAllowedHostnames,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import {readRequestPath, serveNodeRequest} from '../../../src/internal/serve-node-request.ts';
 import type {ServerHost} from './server.ts';
 import type {LegacyHttpStyle} from './types.ts';
 
@@ -34,15 +35,6 @@ export interface HttpEndpoint {
 
 function jsonRpcError(status: number, code: number, message: string, id: unknown = null): Response {
   return Response.json({jsonrpc: '2.0', id, error: {code, message}}, {status});
-}
-
-function parseJson(body: Buffer | undefined): unknown {
-  if (body === undefined || body.length === 0) return undefined;
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 interface LegacyEndpoint {
@@ -118,6 +110,7 @@ export async function listenHttp(host: ServerHost, options: ListenOptions = {}):
   }
 
   const route = async (request: Request, parsedBody: unknown): Promise<Response> => {
+    if (readRequestPath(request) !== '/mcp') return new Response('Not found', {status: 404});
     const rejected = hostHeaderValidationResponse(request, localhostAllowedHostnames());
     if (rejected) return rejected;
     const requestOptions = parsedBody === undefined ? {} : {parsedBody};
@@ -130,7 +123,7 @@ export async function listenHttp(host: ServerHost, options: ListenOptions = {}):
   };
 
   const httpServer = createServer((req, res) => {
-    handleNodeRequest(req, res, route).catch((error: unknown) => {
+    serveNodeRequest(req, res, route).catch((error: unknown) => {
       onerror(error instanceof Error ? error : new Error(String(error)));
       if (!res.headersSent) {
         res.writeHead(500, {'content-type': 'application/json'});
@@ -162,76 +155,4 @@ export async function listenHttp(host: ServerHost, options: ListenOptions = {}):
       return closed;
     },
   };
-}
-
-async function handleNodeRequest(
-  req: IncomingMessage,
-  res: ServerResponse,
-  route: (request: Request, parsedBody: unknown) => Promise<Response>,
-): Promise<void> {
-  const path = (req.url ?? '/').split('?')[0];
-  if (path !== '/mcp') {
-    res.writeHead(404, {'content-type': 'text/plain'}).end('Not found');
-    return;
-  }
-  // Aborting this signal (client disconnected before the response finished) is how a 2026-07-28 client
-  // cancels an in-flight request over Streamable HTTP.
-  const disconnected = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) disconnected.abort(new Error('client disconnected'));
-  });
-
-  const method = req.method ?? 'GET';
-  let body: Buffer | undefined;
-  if (method !== 'GET' && method !== 'HEAD') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    body = Buffer.concat(chunks);
-  }
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2)
-    headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  const request = new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : {body: new Uint8Array(body)}),
-    signal: disconnected.signal,
-  });
-
-  const response = await route(request, parseJson(body));
-  const outHeaders: Record<string, string | string[]> = {};
-  response.headers.forEach((value, key) => {
-    const existing = outHeaders[key];
-    if (existing === undefined) outHeaders[key] = value;
-    else outHeaders[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
-  });
-  res.writeHead(response.status, outHeaders);
-  if (response.body === null) {
-    res.end();
-    return;
-  }
-  res.flushHeaders();
-  const reader = response.body.getReader();
-  const cancelReader = (): void => {
-    reader.cancel().catch(() => {});
-  };
-  res.on('close', cancelReader);
-  try {
-    for (;;) {
-      const {done, value} = await reader.read();
-      if (done) break;
-      if (res.destroyed) break;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          res.once('drain', resolve);
-          res.once('close', resolve);
-        });
-      }
-    }
-    res.end();
-  } catch {
-    res.destroy();
-  } finally {
-    res.off('close', cancelReader);
-  }
 }

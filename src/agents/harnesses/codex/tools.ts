@@ -22,7 +22,7 @@ export const codexTools: HarnessToolCatalog = {
     update_plan: 'Part of the Codex agent loop; no setting removes it.',
     request_user_input: 'Part of the Codex agent loop; no setting removes it.',
   },
-  // Codex's native PreToolUse hook sees its local tools (./tool-hook.ts); a hosted tool runs at the provider.
+  // Codex's native PreToolUse hook sees its local tools (./tool-hooks.ts); a hosted tool runs at the provider.
   unguarded: {
     web_search: 'it runs at the model provider, not in Codex, so no Codex hook sees it',
   },

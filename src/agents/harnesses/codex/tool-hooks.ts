@@ -11,14 +11,15 @@
  * `web_search`, which runs at the model provider (registry `unguarded`). MCP tools are left to the MCP hook bridge,
  * which can also modify them.
  */
-import {randomBytes, timingSafeEqual} from 'node:crypto';
+import {randomBytes} from 'node:crypto';
 import {writeFile} from 'node:fs/promises';
-import {createServer, type IncomingMessage, type ServerResponse} from 'node:http';
-import type {AddressInfo} from 'node:net';
+import type {IncomingMessage, ServerResponse} from 'node:http';
 import {join} from 'node:path';
 import type {CodexOptions} from '@openai/codex-sdk';
+import {applyBeforeTool} from '../../harness-kit/apply-tool-hooks.ts';
 import type {AgentEvent, AgentHooks} from '../../harness-kit/hooks.ts';
 import {HookFailure} from '../../harness-kit/hooks.ts';
+import {startLoopbackListener} from '../../harness-kit/loopback-listener.ts';
 import {describeToolCall} from '../../harness-kit/tool-call.ts';
 import {codexTools} from './tools.ts';
 
@@ -48,23 +49,12 @@ interface PreToolUseInput {
 }
 
 export async function startCodexToolHook(options: StartCodexToolHookOptions): Promise<CodexToolHook> {
-  const token = randomBytes(32).toString('hex');
-  const expected = Buffer.from(`Bearer ${token}`);
-  const server = createServer((request, response) => {
-    const given = Buffer.from(request.headers.authorization ?? '');
-    if (request.method !== 'POST' || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      response.writeHead(401).end();
-      return;
-    }
-    void answer(request, response, options);
+  const listener = await startLoopbackListener(async (request, response) => {
+    if (request.method !== 'POST') response.writeHead(405).end();
+    else await answer(request, response, options);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/pre-tool-use`;
   const script = join(options.directory, 'pre-tool-use.mjs');
-  await writeFile(script, relayScript(url, token), {mode: 0o600});
+  await writeFile(script, relayScript(`${listener.origin}/pre-tool-use`, listener.token), {mode: 0o600});
   return {
     config: {
       hooks: {
@@ -78,11 +68,7 @@ export async function startCodexToolHook(options: StartCodexToolHookOptions): Pr
         ],
       },
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => listener.close(),
   };
 }
 
@@ -115,15 +101,13 @@ async function answer(
   );
   const id =
     typeof input.tool_use_id === 'string' ? input.tool_use_id : `hook-${randomBytes(4).toString('hex')}`;
-  let decision: Awaited<ReturnType<StartCodexToolHookOptions['beforeTool']>>;
-  try {
-    decision = await options.beforeTool(call);
-  } catch (error) {
-    options.onHookFailure(new HookFailure('beforeTool', error));
+  const outcome = await applyBeforeTool({beforeTool: options.beforeTool}, call);
+  if (outcome.action === 'fail') {
+    options.onHookFailure(outcome.failure);
     reply(response, deny('The beforeTool hook failed, so this call was not run.'));
     return;
   }
-  if (decision?.action === 'modify') {
+  if (outcome.action === 'run' && outcome.modified) {
     options.onHookFailure(
       new HookFailure(
         'beforeTool',
@@ -135,13 +119,10 @@ async function answer(
     reply(response, deny('The call was not run: its input cannot be changed.'));
     return;
   }
-  if (decision?.action === 'deny') {
+  if (outcome.action === 'deny') {
     options.emit({type: 'tool.start', id, call});
     options.emit({type: 'tool.end', id, call, ok: false, decision: 'deny'});
-    reply(
-      response,
-      deny(decision.feedback.trim() === '' ? 'Denied by a beforeTool hook.' : decision.feedback),
-    );
+    reply(response, deny(outcome.feedback.trim() === '' ? 'Denied by a beforeTool hook.' : outcome.feedback));
     return;
   }
   reply(response, undefined);
