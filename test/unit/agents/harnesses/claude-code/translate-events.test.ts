@@ -84,7 +84,13 @@ test('a message_delta count replaces the start count; a count it leaves out keep
 test('the recorded result is the turn: its text and usage', () => {
   const result = recorded.at(-1) as SDKResultMessage;
   assert.deepEqual(translateResult(result, 'any'), {
-    usage: {inputTokens: 20, outputTokens: 10, cacheReadInputTokens: 0, cacheCreationInputTokens: 0},
+    usage: {
+      inputTokens: 20,
+      outputTokens: 10,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 0,
+      nativeCostUsd: 0.00028000000000000003,
+    },
     outcome: {ok: true, result: {text: 'The command printed hi.'}},
   });
 });

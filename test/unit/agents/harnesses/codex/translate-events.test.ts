@@ -43,6 +43,7 @@ test('the recorded turn: tool calls from start to end, the text, the turn usage'
         outputTokens: 15,
         cacheReadInputTokens: 0,
         cacheCreationInputTokens: 0,
+        reasoningTokens: 0,
       },
     ],
   );
