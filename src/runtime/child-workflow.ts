@@ -68,7 +68,7 @@ async function executeChild<Output>(
   const scripted =
     step.recorded === undefined
       ? parent.scripts?.child({workflow: parent.workflow.name, child: name, input})
-      : (step.recorded.outcome as ScriptedChildAnswer);
+      : journaledChildAnswer(step.recorded);
   const cancel = new AbortController();
   let settled: Promise<unknown> = Promise.resolve();
   const unregister = parent.resources.register({
@@ -146,6 +146,14 @@ function scriptedRun(
       details: {workflow: name, scripted: true},
     });
   return structuredClone(answer.output);
+}
+
+/** A journaled child step in the shape of a scripted answer: its output, or its error. */
+function journaledChildAnswer(entry: JournalEntry): ScriptedChildAnswer {
+  const {outcome} = entry;
+  return outcome.error === undefined
+    ? {output: structuredClone(outcome.value) as Record<string, unknown>}
+    : {error: outcome.error as ScriptedChildAnswer['error'] & object};
 }
 
 /** A scripted output the child's own output schema refuses is the case's fault: the case fails, naming it. */

@@ -234,11 +234,6 @@ class Connection implements McpServerConnection {
         {cause: error, details: {server: this.server, tool: name}},
       );
     }
-    return result;
-  }
-
-  #check(name: string, result: McpToolResult): McpToolResult {
-    const tool = this.#tools.get(name);
     // Nothing reads the result before this check: it is held to the depth of workflow values.
     const deep = findResultDepthProblem(result);
     if (deep !== undefined) {
@@ -249,6 +244,11 @@ class Connection implements McpServerConnection {
         deep,
       );
     }
+    return result;
+  }
+
+  #check(name: string, result: McpToolResult): McpToolResult {
+    const tool = this.#tools.get(name);
     if (result.isError === true) throw new McpToolError(this.server, name, result);
     if (tool?.outputSchema !== undefined)
       assertStructuredContent(this.server, name, tool.outputSchema, result.structuredContent);
