@@ -48,7 +48,7 @@ export async function resumeRun(target: string, options: ResumeRunOptions = {}):
       {details: {run: runId, status}},
     );
   }
-  const record = await readResumeRecord(stored.directory);
+  const record = readResumeRecord(stored.directory);
   if (record === undefined) {
     throw new StratosError(
       'STRATOS_RESUME_NOT_RESUMABLE',
@@ -66,7 +66,7 @@ export async function resumeRun(target: string, options: ResumeRunOptions = {}):
       {details: {run: runId, files: changed}},
     );
   }
-  const journal = await readJournalFile(join(stored.directory, JOURNAL_FILE));
+  const journal = readJournalFile(join(stored.directory, JOURNAL_FILE));
   const invocationHost = resolveHost({...options, cwd: record.invocationDirectory});
   const {workflow, result} = await executeWorkflow({
     resolve: () => findWorkflow(invocationHost, record.workflow.directory),

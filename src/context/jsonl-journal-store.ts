@@ -1,8 +1,10 @@
 /**
  * The local journal store: one JSON line per completed step in `journal.jsonl` of the run folder, appended in
  * order and flushed to disk (fdatasync) before `append` resolves. A line torn by a crash is ignored on read.
+ * Synchronous calls, like the run's other small files (AGENTS.md "The cached paths"): one small write and a flush,
+ * with no thread-pool round trip.
  */
-import {open, readFile} from 'node:fs/promises';
+import {closeSync, fdatasyncSync, openSync, readFileSync, writeSync} from 'node:fs';
 import {join} from 'node:path';
 import type {JournalEntry, JournalStore} from './step-journal.ts';
 
@@ -11,31 +13,28 @@ export const JOURNAL_FILE = 'journal.jsonl';
 /** The JSON-lines journal of the run folder `directory`. The file is created on the first append. */
 export function openJsonlJournalStore(directory: string): JournalStore {
   const path = join(directory, JOURNAL_FILE);
-  let queue: Promise<unknown> = Promise.resolve();
   return {
-    read: () => readJournalFile(path),
-    append: (entry) => {
-      const line = `${JSON.stringify(entry)}\n`;
-      const written = queue.then(async () => {
-        const file = await open(path, 'a', 0o600);
-        try {
-          await file.appendFile(line, 'utf8');
-          await file.datasync();
-        } finally {
-          await file.close();
-        }
-      });
-      queue = written.catch(() => {});
-      return written;
-    },
+    read: async () => readJournalFile(path),
+    append: async (entry) => appendJournalLine(path, `${JSON.stringify(entry)}\n`),
   };
 }
 
+/** Appends one line and flushes it; each call is whole, so concurrent steps never interleave their lines. */
+function appendJournalLine(path: string, line: string): void {
+  const fd = openSync(path, 'a', 0o600);
+  try {
+    writeSync(fd, line);
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Every complete entry of a journal file; none when the file does not exist. */
-export async function readJournalFile(path: string): Promise<JournalEntry[]> {
+export function readJournalFile(path: string): JournalEntry[] {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;

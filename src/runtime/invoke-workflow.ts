@@ -130,13 +130,14 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
     context = openContext(options, executionId, startedAt, split.overrides, abortController, telemetry);
     context.steps =
       options.steps ??
-      (await openRunJournal({
+      openRunJournal({
         workflow: options.workflow,
         input: options.input,
         invocationDirectory: options.invocationDirectory,
         runDirectory: telemetry.run.artifacts?.directory,
         resume: options.resume,
-      }));
+        report: (message) => telemetry.run.report('STRATOS_TELEMETRY_ARTIFACT_FAILED', message),
+      });
   } catch (error) {
     const failed = {ok: false as const, error: asStratosError(error, name)};
     const done = facts([]);

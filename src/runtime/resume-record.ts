@@ -1,10 +1,10 @@
 /**
  * `resume.json` in a top-level run's folder: what `stratos runs resume` needs to invoke the run again exactly as
  * it was invoked (the raw input with its overrides, the invocation directory, the workflow folder) and the
- * fingerprint of its authored files. Written before the run function starts; readable by the owner only, since
+ * fingerprint of its authored files. Written (synchronously, like run.json) before the run function starts; readable by the owner only, since
  * the input is kept unredacted.
  */
-import {readFile, writeFile} from 'node:fs/promises';
+import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 
 export const RESUME_FILE = 'resume.json';
@@ -21,14 +21,14 @@ export interface ResumeRecord {
   resumedFrom?: string;
 }
 
-export async function writeResumeRecord(runDirectory: string, record: ResumeRecord): Promise<void> {
-  await writeFile(join(runDirectory, RESUME_FILE), `${JSON.stringify(record)}\n`, {mode: 0o600});
+export function writeResumeRecord(runDirectory: string, record: ResumeRecord): void {
+  writeFileSync(join(runDirectory, RESUME_FILE), `${JSON.stringify(record)}\n`, {mode: 0o600});
 }
 
 /** The record, or undefined when the run has none (an older run, or one whose folder could not be written). */
-export async function readResumeRecord(runDirectory: string): Promise<ResumeRecord | undefined> {
+export function readResumeRecord(runDirectory: string): ResumeRecord | undefined {
   try {
-    return JSON.parse(await readFile(join(runDirectory, RESUME_FILE), 'utf8')) as ResumeRecord;
+    return JSON.parse(readFileSync(join(runDirectory, RESUME_FILE), 'utf8')) as ResumeRecord;
   } catch {
     return undefined;
   }

@@ -22,20 +22,28 @@ export interface OpenRunJournalOptions {
   /** The run folder; without one (no artifacts), steps are keyed and replayed but not kept. */
   runDirectory: string | undefined;
   resume?: ResumeSource | undefined;
+  /** Reports a resume.json that could not be written (the run goes on; it cannot be resumed). */
+  report: (message: string) => void;
 }
 
 /** Writes `resume.json` and returns the run's step seam. */
-export async function openRunJournal(options: OpenRunJournalOptions): Promise<StepSeam> {
+export function openRunJournal(options: OpenRunJournalOptions): StepSeam {
   const {runDirectory} = options;
   if (runDirectory !== undefined) {
-    await writeResumeRecord(runDirectory, {
-      schemaVersion: 1,
-      workflow: options.workflow,
-      invocationDirectory: options.invocationDirectory,
-      input: options.input,
-      files: fingerprintAuthoredFiles(options.workflow.directory),
-      ...(options.resume === undefined ? {} : {resumedFrom: options.resume.resumedFrom}),
-    });
+    try {
+      writeResumeRecord(runDirectory, {
+        schemaVersion: 1,
+        workflow: options.workflow,
+        invocationDirectory: options.invocationDirectory,
+        input: options.input,
+        files: fingerprintAuthoredFiles(options.workflow.directory),
+        ...(options.resume === undefined ? {} : {resumedFrom: options.resume.resumedFrom}),
+      });
+    } catch (error) {
+      options.report(
+        `Writing resume.json of the run failed, so it cannot be resumed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
   return createJournalSeam(options.workflow.name, {
     store: runDirectory === undefined ? undefined : openJsonlJournalStore(runDirectory),

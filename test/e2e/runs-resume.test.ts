@@ -10,6 +10,7 @@ import {after, before, test} from 'node:test';
 import {startCli, waitForFile} from '../helpers/killable-cli.ts';
 import {createTempProject, manifest, type TempProject} from '../helpers/temp-project.ts';
 import {SERVE_SCRIPT} from '../servers/mcp/index.ts';
+import {type OllamaServer, startOllamaServer} from '../servers/ollama/index.ts';
 
 const q = JSON.stringify;
 
@@ -110,6 +111,33 @@ export default workflow({
 });
 `;
 
+const decider = `import {existsSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {choice, decision, workflow} from '@stratoscli/stratos';
+import {z} from 'zod';
+
+${gate}
+
+export default workflow({
+  input: z.strictObject({dir: z.string().describe('Scratch folder')}),
+  output: z.object({kinds: z.array(z.string()).describe('Answers')}),
+  async run({dir}) {
+    const kinds: string[] = [];
+    for (const n of [1, 2, 3]) {
+      if (n === 3) await gate(dir, 'decision');
+      const {kind} = await decision({
+        state: {ticket: n},
+        questions: {kind: choice('Which kind?', ['bug', 'billing'])},
+        config: 'triage',
+      });
+      kinds.push(kind.choice + n);
+    }
+    return {kinds};
+  },
+});
+`;
+
+let ollama: OllamaServer;
 let project: TempProject;
 let scratch: string;
 let callLog: string;
@@ -133,12 +161,30 @@ before(async () => {
     'workflow.yaml': manifest('resume-parent'),
     'workflow.ts': parent,
   });
+  ollama = await startOllamaServer({
+    models: [{name: 'nimble', capabilities: ['decision']}],
+    systemOne: () => ({
+      body: {
+        model: 'nimble',
+        answers: {
+          kind: {type: 'choice', choice: 'bug', probabilities: {bug: 0.9, billing: 0.1}, confidence: 0.8},
+        },
+        usage: {input_tokens: 10, output_tokens: 1},
+      },
+    }),
+  });
+  project.env.OLLAMA_HOST = ollama.url;
+  await project.writeWorkflow('decider', {
+    'workflow.yaml': manifest('decider', 'decisions:\n  triage:\n    provider: ollama\n    model: nimble\n'),
+    'workflow.ts': decider,
+  });
   const build = await project.cli(['build', '--json']);
   assert.equal(build.exitCode, 0, build.stdout + build.stderr);
 });
 
 after(async () => {
   await project?.remove();
+  await ollama?.close();
 });
 
 /** A fresh scratch folder; the run is started, killed at its gate with `signal`, and its run id returned. */
@@ -232,6 +278,17 @@ test('a child workflow killed mid-way resumes from its own steps; a completed ch
   assert.equal(resumed.exitCode, 0, resumed.stdout + resumed.stderr);
   assert.deepEqual(resumed.json.data.output, {texts: ['first.x+first.y', 'second.x+second.y']});
   assert.deepEqual(await lines(join(scratch, 'counter')), ['first.x', 'first.y', 'second.x', 'second.y']);
+});
+
+test('decisions that were answered are not asked again on resume', async () => {
+  const asked = () => ollama.requestsTo('/v1/systemone').map((r) => JSON.stringify(r.body));
+  const runId = await interrupt('decider', 'decision');
+  assert.equal(asked().length, 2);
+  const resumed = await project.cli(['runs', 'resume', runId, '--json']);
+  assert.equal(resumed.exitCode, 0, resumed.stdout + resumed.stderr);
+  assert.deepEqual(resumed.json.data.output, {kinds: ['bug1', 'bug2', 'bug3']});
+  assert.equal(asked().length, 3);
+  assert.match(asked()[2]!, /"ticket":3/);
 });
 
 test('Ctrl+C then resume', async () => {

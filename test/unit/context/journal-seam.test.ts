@@ -40,7 +40,7 @@ test('completed steps are appended to journal.jsonl and answer a resumed run', a
     await a.complete({value: {n: 1}});
     const b = first.open({kind: 'mcp', name: 's/t', arguments: {x: 1}});
     await b.complete({error: {code: 'STRATOS_MCP_CALL_FAILED', message: 'no'}});
-    const journal = await readJournalFile(join(folder, 'journal.jsonl'));
+    const journal = readJournalFile(join(folder, 'journal.jsonl'));
     assert.deepEqual(
       journal.map((entry) => [entry.key, entry.sequence]),
       [
@@ -105,8 +105,8 @@ test('a line torn by a crash is ignored on read', async () => {
       path,
       '{"key":"wf/step:a#0","kind":"step","name":"a","arguments":null,"outcome":{"value":1},"completedAt":""}\n{"key":"wf/st',
     );
-    assert.equal((await readJournalFile(path)).length, 1);
-    assert.deepEqual(await readJournalFile(join(folder, 'absent.jsonl')), []);
+    assert.equal(readJournalFile(path).length, 1);
+    assert.deepEqual(readJournalFile(join(folder, 'absent.jsonl')), []);
     assert.ok((await readFile(path, 'utf8')).length > 0);
   });
 });

@@ -49,6 +49,7 @@ const interruptGraceMs = 10_000;
 
 export const claudeCodeHarness: AgentHarness = {
   id: 'claude-code',
+  continuesConversations: true,
   async createSession(options) {
     const sdk = await importHarnessSdk(
       'claude-code',
@@ -95,6 +96,8 @@ class ClaudeCodeSession implements HarnessSession {
   #worked = false;
   /** Tasks, sub-agent messages and compaction, reported whether or not a prompt runs. */
   #spawned = new SpawnedWork();
+  /** Claude Code's session id, from its messages: a resumed run continues the conversation with it. */
+  #sessionId: string | undefined;
 
   constructor(
     query: (params: {prompt: AsyncIterable<SDKUserMessage>; options: Options}) => Query,
@@ -123,6 +126,7 @@ class ClaudeCodeSession implements HarnessSession {
       mcpServers: toNativeServers(o.mcpServers, o.workingDirectory),
       disallowedTools: [...o.tools.removed, ...interactiveTools],
       ...(o.model === undefined ? {} : {model: o.model}),
+      ...(o.resumeConversation === undefined ? {} : {resume: o.resumeConversation}),
       ...(o.effort === undefined ? {} : {effort: o.effort as NonNullable<Options['effort']>}),
       ...(o.systemPrompt === undefined ? {} : {systemPrompt: o.systemPrompt}),
       ...(o.outputJsonSchema === undefined
@@ -348,7 +352,12 @@ class ClaudeCodeSession implements HarnessSession {
     if (this.#turn !== undefined) this.#settle(undefined, this.#ended);
   }
 
+  conversationId(): string | undefined {
+    return this.#sessionId;
+  }
+
   #handle(message: SDKMessage): void {
+    if (message.session_id !== '') this.#sessionId = message.session_id;
     // Spawned work and compaction are reported whether or not a prompt is running: they belong where they began.
     if (this.#spawned.observe(message, this.#options.emit)) return;
     const turn = this.#turn;
