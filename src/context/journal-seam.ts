@@ -1,7 +1,7 @@
 /**
  * The step seam of a run with a journal: keys each step by its place in the run tree, answers it from the journal
- * of the run it resumes (when there is one) and appends every completed step to the run's own journal store. A
- * replayed entry is copied to the new journal too, so a resumed run can itself be resumed.
+ * of the run it resumes (when there is one) and appends every completed live step to the run's own journal store.
+ * A resumed run's store starts with the original's entries (see `run-journal.ts`), so it can itself be resumed.
  */
 import {StratosError} from '../errors/index.ts';
 import {findCurrentSpanId} from './replayed-step.ts';
@@ -60,8 +60,6 @@ function seamAt(state: SeamState, position: string): StepSeam {
             recorded.key,
           );
         }
-        // Kept in the new journal as well; the original entry already proved durable once.
-        state.store?.append(recorded).catch(() => {});
         return {key, recorded, complete: async () => {}};
       }
       const other = state.bySequence.get(sequenceKey(position, sequence));

@@ -10,16 +10,24 @@ import type {JournalEntry, JournalStore} from './step-journal.ts';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 
-/** The JSON-lines journal of the run folder `directory`. The file is created on the first append. */
-export function openJsonlJournalStore(directory: string): JournalStore {
+/**
+ * The JSON-lines journal of the run folder `directory`. The file is created on the first append; `initial` entries
+ * (a resumed run's journal, which the new run carries on) are written first, with one flush.
+ */
+export function openJsonlJournalStore(
+  directory: string,
+  initial: readonly JournalEntry[] = [],
+): JournalStore {
   const path = join(directory, JOURNAL_FILE);
+  if (initial.length > 0)
+    appendJournalLine(path, initial.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
   return {
     read: async () => readJournalFile(path),
     append: async (entry) => appendJournalLine(path, `${JSON.stringify(entry)}\n`),
   };
 }
 
-/** Appends one line and flushes it; each call is whole, so concurrent steps never interleave their lines. */
+/** Appends lines and flushes them; each call is whole, so concurrent steps never interleave their lines. */
 function appendJournalLine(path: string, line: string): void {
   const fd = openSync(path, 'a', 0o600);
   try {

@@ -4,8 +4,9 @@
  */
 import {createJournalSeam} from '../context/journal-seam.ts';
 import {openJsonlJournalStore} from '../context/jsonl-journal-store.ts';
-import type {JournalEntry} from '../context/step-journal.ts';
+import type {JournalEntry, JournalStore} from '../context/step-journal.ts';
 import type {StepSeam} from '../context/step-seam.ts';
+import {StratosError} from '../errors/index.ts';
 import {fingerprintAuthoredFiles} from './authored-files.ts';
 import {writeResumeRecord} from './resume-record.ts';
 
@@ -46,7 +47,20 @@ export function openRunJournal(options: OpenRunJournalOptions): StepSeam {
     }
   }
   return createJournalSeam(options.workflow.name, {
-    store: runDirectory === undefined ? undefined : openJsonlJournalStore(runDirectory),
+    store: runDirectory === undefined ? undefined : openStore(runDirectory, options.resume),
     replay: options.resume?.journal,
   });
+}
+
+/** The run's journal store; a resumed run's starts with the original's entries, so it can itself be resumed. */
+function openStore(runDirectory: string, resume: ResumeSource | undefined): JournalStore {
+  try {
+    return openJsonlJournalStore(runDirectory, resume?.journal);
+  } catch (error) {
+    throw new StratosError(
+      'STRATOS_RESUME_JOURNAL_FAILED',
+      `The journal of run ${resume?.resumedFrom ?? ''} could not be carried into the new run folder ${runDirectory}: ${error instanceof Error ? error.message : String(error)}. Free disk space or fix the folder's permissions, then resume again.`,
+      {cause: error},
+    );
+  }
 }

@@ -225,6 +225,13 @@ test('a step() run killed mid-way resumes: journaled steps are not run again, th
   assert.equal(resumed.json.data.resumedFrom, runId);
   assert.deepEqual(await lines(join(scratch, 'counter')), ['a', 'b', 'c', 'c', 'd']);
 
+  // The new run's journal carries the original's entries on, then its own: it could itself be resumed.
+  const journal = await lines(join(resumed.json.data.runDirectory, 'journal.jsonl'));
+  assert.deepEqual(
+    journal.map((line) => JSON.parse(line).key),
+    ['stepper/step:a#0', 'stepper/step:b#0', 'stepper/step:c#0', 'stepper/step:d#0'],
+  );
+
   // The output equals an uninterrupted run's.
   const fresh = await project.cli(['run', 'stepper', '--input', q({dir: scratch}), '--json']);
   assert.deepEqual(fresh.json.data.output, resumed.json.data.output);
