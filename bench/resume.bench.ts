@@ -116,7 +116,7 @@ try {
   console.log(formatTiming(stepped!));
   const perStep = (stepped!.medianMs - direct!.medianMs) / 200;
   console.log(
-    `  ${perStep <= 1 ? 'PASS' : 'MISS'} step() through the CLI: ${perStep.toFixed(3)} ms per step (span, run events, journal)`,
+    `  step() through the CLI: ${perStep.toFixed(3)} ms per step over a direct call (its span, run events and journal; no target)`,
   );
 
   // The run to resume: 1,000 journaled steps, then a throw.
