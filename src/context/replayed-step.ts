@@ -33,10 +33,12 @@ export function replayOutcome(entry: JournalEntry): unknown {
 
 /**
  * A failed live step's outcome for the journal, or undefined when it must run again on resume: a cancellation
- * (Ctrl+C, a parent ending) is not the step's own result.
+ * (Ctrl+C, a parent ending) or a resume's own failure is not the step's own result.
  */
 export function journaledFailure(error: unknown): JournalEntry['outcome'] | undefined {
   const code = isStratosError(error) ? error.code : 'STRATOS_RUN_FAILED';
+  // A resume's own failure (divergence, an unwritable journal) is about the resume, not the step.
+  if (code.startsWith('STRATOS_RESUME_')) return;
   if (code.endsWith('_CANCELLED') || (error instanceof Error && error.name === 'AbortError')) return;
   if (isStratosError(error) && (error as {cancelled?: boolean}).cancelled === true) return;
   return {error: {code, message: error instanceof Error ? error.message : String(error)}};

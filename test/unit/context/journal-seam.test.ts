@@ -110,3 +110,17 @@ test('a line torn by a crash is ignored on read', async () => {
     assert.ok((await readFile(path, 'utf8')).length > 0);
   });
 });
+
+test('cancellations and failures of the resume itself are not journaled as a step result', async () => {
+  const {journaledFailure} = await import('../../../src/context/replayed-step.ts');
+  const {StratosError} = await import('../../../src/errors/index.ts');
+  assert.equal(journaledFailure(new StratosError('STRATOS_RUN_CANCELLED', 'stop')), undefined);
+  assert.equal(journaledFailure(new StratosError('STRATOS_MCP_CALL_CANCELLED', 'stop')), undefined);
+  assert.equal(journaledFailure(new StratosError('STRATOS_RESUME_DIVERGED', 'other')), undefined);
+  assert.deepEqual(journaledFailure(new StratosError('STRATOS_MCP_CALL_FAILED', 'no')), {
+    error: {code: 'STRATOS_MCP_CALL_FAILED', message: 'no'},
+  });
+  assert.deepEqual(journaledFailure(new Error('boom')), {
+    error: {code: 'STRATOS_RUN_FAILED', message: 'boom'},
+  });
+});
