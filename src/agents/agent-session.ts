@@ -6,6 +6,7 @@
 import {type PromptReference, type PromptVariables, resolvePrompt} from '../config/prompts.ts';
 import type {ExecutionContext} from '../context/execution-context.ts';
 import type {ScriptedAgentAnswer} from '../context/scripted-answers.ts';
+import {type OpenedStep, openStep} from '../context/step-seam.ts';
 import type {OperationScope} from '../telemetry/index.ts';
 import {describeAgentConfiguration, describeAgentSession} from './agent-attributes.ts';
 import {
@@ -16,6 +17,12 @@ import {
   mapRunError,
 } from './agent-errors.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
+import {
+  describeJournaledTurn,
+  type JournaledConversation,
+  readJournaledConversation,
+  replayAgentTurn,
+} from './agent-resume.ts';
 import {checkAgentBudget, observeAgentSpend} from './agent-spend.ts';
 import type {Agent, AgentSelection} from './agent-types.ts';
 import {beginTurn} from './begin-turn.ts';
@@ -48,6 +55,8 @@ export class AgentSession<Output> implements Agent<Output> {
   #sessionsStarted = 0;
   #closed = false;
   #session: HarnessSession | undefined;
+  /** Resume: the native conversation of the last replayed turn, continued by the next session. */
+  #resumeFrom: JournaledConversation | undefined;
   #running: {controller: AbortController; done: Promise<unknown>} | undefined;
   /** Records the running turn's harness observations under its agent span. */
   #observer: TurnTelemetry | undefined;
@@ -95,6 +104,8 @@ export class AgentSession<Output> implements Agent<Output> {
     if (this.#running !== undefined) return Promise.reject(createBusyError(this.name));
     if (this.#closed || this.#context.resources.closed)
       return Promise.reject(createClosedError(this.name, this.#context.workflow.name));
+    // The step is keyed now, in call order, so parallel executes keep their places in the journal.
+    const step = openStep(this.#context, {kind: 'agent', name: this.name, arguments: {prompt, variables}});
     const controller = new AbortController();
     const invocation = this.#context.abortController.signal;
     const onInvocationAbort = () =>
@@ -115,7 +126,7 @@ export class AgentSession<Output> implements Agent<Output> {
             structured: this.#code.outputSchema !== undefined,
           }),
         },
-        (scope) => this.#execute(prompt, variables, controller.signal, scope),
+        (scope) => this.#execute(prompt, variables, controller.signal, scope, step),
       )
       .finally(() => {
         invocation.removeEventListener('abort', onInvocationAbort);
@@ -130,6 +141,7 @@ export class AgentSession<Output> implements Agent<Output> {
     variables: PromptVariables | undefined,
     signal: AbortSignal,
     scope: OperationScope,
+    step: OpenedStep,
   ): Promise<Output> {
     // The prompt renders first: a missing variable fails before admission, initialization or any request.
     const text = await resolvePrompt(prompt, {
@@ -137,6 +149,11 @@ export class AgentSession<Output> implements Agent<Output> {
       variables,
       field: `prompt of agent '${this.name}'`,
     });
+    // Resume: a journaled turn is its recorded answer; the next live turn continues its native conversation.
+    if (step.recorded !== undefined) {
+      this.#resumeFrom = readJournaledConversation(step.recorded);
+      return replayAgentTurn(step.recorded, scope) as Output;
+    }
     // A turn is about to run (./begin-turn.ts): scripted, or admitted to the harness.
     const {scripted, release} = await beginTurn(this.#context, this.name, text, signal, () =>
       checkAgentBudget(this.#context, scope, this.name, this.#cursor.current),
@@ -148,12 +165,28 @@ export class AgentSession<Output> implements Agent<Output> {
         () => this.#cursor.current.harness,
         () =>
           scripted === undefined
-            ? this.#harnessTurn(text, signal, scope)
+            ? this.#journaledTurn(text, signal, scope, step)
             : this.#scriptedTurn(text, scripted, scope),
       );
     } finally {
       release();
     }
+  }
+
+  /** A live turn on the harness, journaled (with its native conversation) before its output is handed back. */
+  async #journaledTurn(
+    text: string,
+    signal: AbortSignal,
+    scope: OperationScope,
+    step: OpenedStep,
+  ): Promise<Output> {
+    const output = await this.#harnessTurn(text, signal, scope);
+    const conversation = this.#session?.conversationId?.();
+    await step.complete(
+      {value: output},
+      describeJournaledTurn(text, this.#cursor.current.harness, conversation),
+    );
+    return output;
   }
 
   /** `stratos test`: the scripted answer, recorded and validated like a harness's. */
@@ -245,6 +278,7 @@ export class AgentSession<Output> implements Agent<Output> {
       code: this.#code as AgentSettings<unknown>,
       context: this.#context,
       cursor: this.#cursor,
+      resumeFrom: this.#takeResumeFrom(),
       emit: (event) => {
         try {
           if (!this.#spawned.observe(event)) this.#observer?.observe(event);
@@ -254,6 +288,13 @@ export class AgentSession<Output> implements Agent<Output> {
         }
       },
     };
+  }
+
+  /** The replayed conversation a starting session continues; handed out once. */
+  #takeResumeFrom(): JournaledConversation | undefined {
+    const from = this.#resumeFrom;
+    this.#resumeFrom = undefined;
+    return from;
   }
 
   /** Forgets a session that failed to start, closing what it did start; the conversation never began. */

@@ -9,6 +9,7 @@ import {StratosError} from '../errors/index.ts';
 import type {OperationScope} from '../telemetry/index.ts';
 import {mapSessionStartError} from './agent-errors.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
+import {checkConversationContinuation, type JournaledConversation} from './agent-resume.ts';
 import {assertHookCoverage} from './check-hook-coverage.ts';
 import type {AgentHarness, HarnessSession} from './harness.ts';
 import {createHarnessEnvironment} from './harness-kit/agent-environment.ts';
@@ -29,6 +30,8 @@ export interface StartingAgent {
   code: AgentSettings<unknown>;
   context: ExecutionContext;
   cursor: CandidateCursor;
+  /** Resume: the native conversation of the last replayed turn, continued by this session. */
+  resumeFrom: JournaledConversation | undefined;
   /** Receives every observation of the harness. */
   emit: (event: AgentEvent) => void;
 }
@@ -122,9 +125,11 @@ async function startPhases(
   const schema = code.outputSchema;
   const finalPrompt =
     worktree === undefined ? systemPrompt : [systemPrompt, worktree.notice].filter(Boolean).join('\n\n');
+  const resumeConversation = checkConversationContinuation(name, harness, agent.resumeFrom);
   try {
     const session = await phase('session', `start ${harness.id} session`, () =>
       harness.createSession({
+        ...(resumeConversation === undefined ? {} : {resumeConversation}),
         agent: name,
         model: cursor.current.model,
         provider: cursor.current.provider,

@@ -9,6 +9,7 @@ import type {InvocationTelemetry, TelemetryAttributes} from '../telemetry/index.
 import type {ResourceRegistry} from './resource-registry.ts';
 import type {ScriptedAnswers} from './scripted-answers.ts';
 import type {SpendScope} from './spend-scope.ts';
+import type {StepSeam} from './step-seam.ts';
 
 /** `overrides` of an invocation input: named agent and decision settings that replace workflow.yaml fields. */
 export interface InvocationOverrides {
@@ -92,6 +93,8 @@ export interface ExecutionContext {
   scripts?: ScriptedAnswers;
   /** What this invocation and its descendants spent, under its budget and its ancestors' (absent outside the pipeline). */
   spend?: SpendScope;
+  /** The step seam of this invocation: step keys, the journal, replay on resume (`step-seam.ts`). */
+  steps?: StepSeam;
 }
 
 const storage = new AsyncLocalStorage<ExecutionContext>();

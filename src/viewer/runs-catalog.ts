@@ -35,6 +35,8 @@ export interface CatalogRun {
   durationMs?: number;
   invocationDirectory: string;
   error?: {code: string; message: string};
+  /** The run folder name of the interrupted run this one resumed. */
+  resumedFrom?: string;
   /** Summed over operations that reported usage; absent counts are unknown. */
   usage: TokenUsage;
   /** run.json's cost totals (descendants included): known USD, calls, calls of unknown cost (docs/cost.md). */
@@ -132,6 +134,7 @@ function summarize(stored: StoredRun, usage: TokenUsage): CatalogRun {
     ...(record.durationMs === undefined ? {} : {durationMs: record.durationMs}),
     invocationDirectory: record.invocationDirectory,
     ...(record.error === undefined ? {} : {error: record.error}),
+    ...(record.resumedFrom === undefined ? {} : {resumedFrom: record.resumedFrom}),
     usage,
     ...(record.cost === undefined
       ? {}

@@ -1,8 +1,8 @@
 import {resolve} from 'node:path';
-import {runWorkflow} from '../../api/run-workflow.ts';
+import {type RunWorkflowResult, runWorkflow} from '../../api/run-workflow.ts';
 import {StratosError} from '../../errors/index.ts';
 import {FileTooLargeError, NotRegularFileError, readRegularFile} from '../../internal/regular-file.ts';
-import type {CommandHandler} from './command.ts';
+import type {CommandHandler, CommandOutput} from './command.ts';
 import {requireTarget} from './require-target.ts';
 
 export const runCommand: CommandHandler = async (command, context) => {
@@ -19,7 +19,17 @@ export const runCommand: CommandHandler = async (command, context) => {
       tokens: stringValue(command.values['budget-tokens']),
     },
   });
+  return describeRunResult(result, command.values.verbose === true);
+};
+
+/** A run's result as the command's envelope: the output, or the run's error with the run's facts. */
+export function describeRunResult(
+  result: RunWorkflowResult,
+  verbose: boolean,
+  extra: Record<string, unknown> = {},
+): CommandOutput {
   const facts = {
+    ...extra,
     executionId: result.executionId,
     workflow: result.workflow,
     startedAt: result.startedAt,
@@ -33,7 +43,7 @@ export const runCommand: CommandHandler = async (command, context) => {
     message: f.error.message,
   }));
   if (!result.ok) {
-    const stack = command.values.verbose === true ? stackOf(result.error) : undefined;
+    const stack = verbose ? stackOf(result.error) : undefined;
     const error = new StratosError(result.error.code, result.error.message, {
       cause: result.error.cause,
       location: result.error.location,
@@ -54,7 +64,7 @@ export const runCommand: CommandHandler = async (command, context) => {
     warnings,
     human: `${JSON.stringify(result.output, null, 2)}\n`,
   };
-};
+}
 
 function stringValue(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;

@@ -69,6 +69,7 @@ function renderRun(detail: RunDetail, spanId: string | undefined): void {
     formatDuration(run.durationMs),
     formatTokens(run.usage) === '' ? '' : `tokens ${formatTokens(run.usage)}`,
     run.runId,
+    run.resumedFrom === undefined ? '' : `resumed from ${run.resumedFrom}`,
   ].filter((text) => text !== '');
   const reload = element('button', {text: 'Reload', attributes: {type: 'button', id: 'reload'}});
   reload.addEventListener('click', () => void route());

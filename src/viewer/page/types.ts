@@ -17,6 +17,8 @@ export interface RunSummary {
   durationMs?: number;
   invocationDirectory: string;
   error?: {code: string; message: string; location?: SourceLocation};
+  /** The run folder name of the interrupted run this one resumed. */
+  resumedFrom?: string;
   usage: TokenUsage;
   /** What the run and its descendants spent: known USD, calls, calls of unknown cost. */
   cost?: {usd: number; calls: number; unknownCostCalls: number};

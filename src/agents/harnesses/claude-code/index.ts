@@ -12,6 +12,7 @@ import {ClaudeCodeSession} from './session.ts';
 
 export const claudeCodeHarness: AgentHarness = {
   id: 'claude-code',
+  continuesConversations: true,
   async createSession(options) {
     const sdk = await importHarnessSdk(
       'claude-code',

@@ -24,6 +24,7 @@ export function toNativeOptions(
     mcpServers: toNativeServers(o.mcpServers, o.workingDirectory),
     disallowedTools: [...o.tools.removed, ...interactiveTools],
     ...(o.model === undefined ? {} : {model: o.model}),
+    ...(o.resumeConversation === undefined ? {} : {resume: o.resumeConversation}),
     ...(o.effort === undefined ? {} : {effort: o.effort as NonNullable<Options['effort']>}),
     ...(o.systemPrompt === undefined ? {} : {systemPrompt: o.systemPrompt}),
     ...(o.outputJsonSchema === undefined

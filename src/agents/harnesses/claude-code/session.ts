@@ -55,6 +55,8 @@ export class ClaudeCodeSession implements HarnessSession {
   #ended: Error | undefined;
   #mcpJson: string;
   #reader: Promise<void>;
+  /** Claude Code's session id, from its messages: a resumed run continues the conversation with it. */
+  #sessionId: string | undefined;
   /** The model response being streamed (main conversation only). */
   #response: StreamedResponse | undefined;
   /** Set by the first output, reasoning or tool work: after it, a rejection is no longer a selection matter. */
@@ -153,7 +155,12 @@ export class ClaudeCodeSession implements HarnessSession {
     if (this.#turn !== undefined) this.#settle(undefined, this.#ended);
   }
 
+  conversationId(): string | undefined {
+    return this.#sessionId;
+  }
+
   #handle(message: SDKMessage): void {
+    if (message.session_id !== '') this.#sessionId = message.session_id;
     const emit = this.#options.emit;
     // Spawned work and compaction are reported whether or not a prompt is running: they belong where they began.
     if (this.#spawned.observe(message, emit)) return;

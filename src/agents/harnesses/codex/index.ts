@@ -25,6 +25,7 @@ import {startCodexToolHook} from './tool-hooks.ts';
 
 export const codexHarness: AgentHarness = {
   id: 'codex',
+  continuesConversations: true,
   async createSession(options) {
     const sdk = await importHarnessSdk('codex', codexSdk, () => import('@openai/codex-sdk'));
     const resources: Partial<CodexSessionResources> = {

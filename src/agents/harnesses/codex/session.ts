@@ -45,7 +45,15 @@ export class CodexSession implements HarnessSession {
     this.#options = options;
     this.#resources = resources;
     this.#mcpJson = JSON.stringify(options.mcpServers);
-    this.#thread = this.#codex(options.mcpServers).startThread(toThreadOptions(options));
+    const codex = this.#codex(options.mcpServers);
+    this.#thread =
+      options.resumeConversation === undefined
+        ? codex.startThread(toThreadOptions(options))
+        : codex.resumeThread(options.resumeConversation, toThreadOptions(options));
+  }
+
+  conversationId(): string | undefined {
+    return this.#thread.id ?? undefined;
   }
 
   /** A control hook threw: stop the running turn; `run` rejects with the hook failure. */
