@@ -595,6 +595,7 @@ class AgentSession<Output> implements Agent<Output> {
           outputJsonSchema: schema === undefined ? undefined : toOutputJsonSchema(schema),
           env,
           hooks: this.#code.hooks ?? {},
+          settings: this.settings,
           emit: (event) => {
             try {
               if (!this.#spawned.observe(event)) this.#observer?.observe(event);
