@@ -89,7 +89,7 @@ export class AcpTurnUpdates {
     if (seen === undefined) {
       const name = fields.name ?? fields.title ?? 'tool';
       seen = {
-        call: describeToolCall(acpTools, name, fields.rawInput, parseMcpToolName(name, this.#servers)),
+        call: describeToolCall(acpTools, name, fields.rawInput, findMcpTool(name, this.#servers)),
         ended: false,
       };
       this.#calls.set(fields.toolCallId, seen);
@@ -132,6 +132,17 @@ export class AcpTurnUpdates {
       }
     });
   }
+}
+
+/**
+ * The MCP server and tool of a call, as agents name them: `mcp__<server>__<tool>` (Claude Code and its ACP
+ * adapter) or `<server>_<tool>` (OpenCode), for a selected server.
+ */
+function findMcpTool(name: string, servers: readonly string[]): {server: string; tool: string} | undefined {
+  const parsed = parseMcpToolName(name, servers);
+  if (parsed !== undefined) return parsed;
+  const server = [...servers].sort((a, b) => b.length - a.length).find((s) => name.startsWith(`${s}_`));
+  return server === undefined ? undefined : {server, tool: name.slice(server.length + 1)};
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
