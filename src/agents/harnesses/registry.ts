@@ -76,7 +76,28 @@ export interface HarnessRecord {
    * the adapter reads them from its session options' `settings`.
    */
   readonly settings?: HarnessSettings;
+  /**
+   * For a harness whose agents each name their own program (ACP): starts one configured agent's program, asks what
+   * it is and supports, and stops it, for `stratos provider status`. Never throws.
+   */
+  readonly probeAgent?: (
+    settings: Readonly<Record<string, unknown>>,
+    env: Readonly<Record<string, string>>,
+    cwd: string,
+  ) => Promise<HarnessAgentProbe>;
 }
+
+/** What a configured agent's program answered (see {@link HarnessRecord.probeAgent}). */
+export type HarnessAgentProbe = {
+  command: string;
+  /** The program started. */
+  installed: boolean;
+  /** It answered the harness's handshake. */
+  answered: boolean;
+  /** Why it did not answer. */
+  error?: string;
+  [detail: string]: unknown;
+};
 
 /** The settings of a harness beyond the common ones (see {@link HarnessRecord.settings}). */
 export interface HarnessSettings {
@@ -163,6 +184,8 @@ export const harnessRecords = [
     // The agent process signs in its own way; `stratos provider status` asks the agent itself (initialize).
     checkAuthentication: async () => {},
     settings: acpSettings,
+    probeAgent: async (settings, env, cwd) =>
+      (await import('./acp/probe-agent.ts')).probeAcpAgent(settings, env, cwd),
   },
 ] as const satisfies readonly HarnessRecord[];
 
