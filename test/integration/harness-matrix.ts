@@ -55,7 +55,9 @@ export interface MatrixServer {
 }
 
 export interface HarnessDriver {
-  harness: 'claude-code' | 'codex' | 'opencode';
+  harness: 'claude-code' | 'codex' | 'opencode' | 'acp';
+  /** Raw YAML lines added to every scenario agent (ACP: the agent's command, args and env). */
+  agentSettings?: string;
   /** An explicit provider for every scenario agent (`ollama`: the local model `qwen3:8b`); default none. */
   provider?: 'ollama';
   /** The prefix of test names; default the harness id. */
@@ -169,7 +171,7 @@ export function defineHarnessMatrix(driver: HarnessDriver): MatrixContext {
     project = await createTempProject(`stratos-agent-${driver.harness}-`);
     callLog = join(project.home, 'mcp-calls.jsonl');
     await project.writeWorkflow('agent-scenarios', {
-      'workflow.yaml': scenarioManifest(driver.harness, callLog, driver.provider),
+      'workflow.yaml': scenarioManifest(driver.harness, callLog, driver.provider, driver.agentSettings),
       'workflow.ts': scenarioWorkflow,
       'prompts/system.hbs': 'You are the {{role}} agent.',
     });
