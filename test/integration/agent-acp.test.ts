@@ -18,6 +18,7 @@ const agentScript = new URL('../servers/acp/test-agent.ts', import.meta.url).pat
 let project: TempProject;
 let remote: McpHttpTestServer;
 let pidFile: string;
+let lastRunDirectory: string;
 
 function agentYaml(name: string, extra: Record<string, string>, lines: string[] = []): string {
   const env = Object.entries({ACP_TEST_PID_FILE: pidFile, ...extra})
@@ -91,6 +92,7 @@ async function run(prompts: string[], options: RunOptions = {}) {
     env: {ACP_SOURCE: 'from-the-environment', ACP_HEADER: 'h1'},
   });
   assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+  lastRunDirectory = result.json.data.runDirectory;
   return result.json.data.output as {
     replies: unknown[];
     events: string[];
@@ -115,6 +117,8 @@ test('acp: one session per agent; later executes are further prompts; settings r
   assert.equal(report.secretHash, createHash('sha256').update('from-the-environment').digest('hex'));
   assert.equal(report.model, 'large');
   assert.deepEqual(report.mcpServers, []);
+  // The turn's usage, as the agent reported it in its prompt response.
+  assert.ok(output.events.includes('usage'), output.events.join());
   await assertAgentGone();
 });
 
@@ -141,6 +145,9 @@ test('acp: a permission request runs the beforeTool hook: allow, deny with feedb
   assert.equal(allowed.replies[0], 'the tool ran');
   assert.deepEqual(allowed.calls[0], {nativeName: 'write_note', input: {path: 'note.txt', text: 'hello'}});
   assert.ok(allowed.events.includes('tool.start') && allowed.events.includes('tool.end:true:'));
+  // The tool call is a span of the run, named after the agent's tool.
+  const records = await readFile(join(lastRunDirectory, 'events.jsonl'), 'utf8');
+  assert.match(records, /execute_tool write_note/);
   const denied = await run(['use the tool'], {hook: 'deny'});
   assert.equal(denied.replies[0], 'the tool was denied: not this file');
   assert.ok(denied.events.includes('tool.end:false:deny'), denied.events.join());
