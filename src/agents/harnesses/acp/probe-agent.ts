@@ -4,6 +4,7 @@
  * starts with the environment of the status call plus the literal values of the agent's `env` (references are not
  * resolved, so no secret is read), gets `initialize` and nothing else, and is stopped.
  */
+import {StratosError} from '../../../errors/stratos-error.ts';
 import {importHarnessSdk} from '../../harness-kit/import-harness-sdk.ts';
 import {startAcpAgentProcess} from './agent-process.ts';
 import {describeError} from './failures.ts';
@@ -56,10 +57,10 @@ export async function probeAcpAgent(
   try {
     const answer = await Promise.race([
       connection.agent.request('initialize', {protocolVersion: sdk.PROTOCOL_VERSION, clientCapabilities: {}}),
-      agent.exited.then((reason) => Promise.reject(new Error(`${reason}.`))),
+      agent.exited.then((reason) => Promise.reject(probeFailure(`${reason}.`))),
       new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new Error(`it did not answer initialize within ${probeTimeoutMs / 1000} s.`)),
+          () => reject(probeFailure(`it did not answer initialize within ${probeTimeoutMs / 1000} s.`)),
           probeTimeoutMs,
         );
       }),
@@ -97,4 +98,9 @@ export async function probeAcpAgent(
     connection.close();
     await agent.stop();
   }
+}
+
+/** Why the probe got no answer (only its message is reported). */
+function probeFailure(message: string): StratosError {
+  return new StratosError('STRATOS_AGENT_INIT_FAILED', message, {details: {harness: 'acp'}});
 }
