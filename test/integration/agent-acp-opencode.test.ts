@@ -52,6 +52,8 @@ const driver: HarnessDriver = {
   harness: 'acp',
   label: 'acp (opencode acp)',
   agentSettings,
+  // `opencode acp` takes about 30 s to start on the loaded test machine, and one scenario starts three agents.
+  runTimeoutMs: 300_000,
   apiKeyVariable: 'OPENAI_API_KEY',
   async startServer(script) {
     const server = await startChatServer((turn) => toChatReply(script(toMatrixTurn(turn)), turn));
