@@ -26,6 +26,8 @@ type Connection = ReturnType<ReturnType<AcpModule['client']>['connect']>;
 
 /** How long the agent may take to answer `initialize` and `session/new` (its MCP servers start in the latter). */
 const startTimeoutMs = 120_000;
+/** How long a failed prompt waits for the process's end to tell why (a crash closes the connection first). */
+const endGraceMs = 5000;
 
 interface AgentCapabilities {
   loadSession?: boolean;
@@ -177,6 +179,19 @@ export class AcpSession implements HarnessSession {
     return tail === '' ? '' : ` Its stderr ends with: ${tail.slice(-1000)}`;
   }
 
+  /** How the process ended, waiting a little for an end that is under way; undefined while it runs. */
+  async #waitForEnd(): Promise<string | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), endGraceMs);
+    });
+    try {
+      return await Promise.race([this.#agent.exited, grace]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   #failTurn(error: unknown): void {
     if (!this.#running || this.#turnFailure !== undefined) return;
     this.#turnFailure = error;
@@ -233,6 +248,14 @@ export class AcpSession implements HarnessSession {
       if (this.#turnFailure !== undefined) throw this.#turnFailure;
       if (options.signal.aborted) throw options.signal.reason;
       if (error instanceof Error && 'code' in error && String(error.code).startsWith('STRATOS_')) throw error;
+      // A closed connection is usually the process ending: its exit and last stderr words say why.
+      const ended = await this.#waitForEnd();
+      if (ended !== undefined)
+        throw acpRunFailure(
+          o.agent,
+          `the agent process '${this.#command}' ended during a prompt (${ended}).${this.#stderr()}`,
+          error,
+        );
       throw acpRunFailure(o.agent, `the prompt failed: ${describeError(error)}.${this.#stderr()}`, error);
     } finally {
       options.signal.removeEventListener('abort', onAbort);

@@ -49,7 +49,8 @@ export function startAcpAgentProcess(options: {
           : `the command '${options.command}' could not start: ${error.message}`,
       ),
     );
-    child.once('exit', (code, signal) =>
+    // `close`: the process ended and its stdio is drained, so its last stderr words are kept.
+    child.once('close', (code, signal) =>
       resolve(signal === null ? `it exited with code ${code}` : `it ended by ${signal}`),
     );
   });

@@ -12,7 +12,8 @@ export function acpInitFailure(agent: string, message: string, cause?: unknown):
 
 /** A turn failed in the agent (STRATOS_AGENT_RUN_FAILED). */
 export function acpRunFailure(agent: string, message: string, cause?: unknown): AgentRunError {
-  return new AgentRunError(`Agent '${agent}' (acp): ${message}`, {
+  // AgentRunError names the agent and harness itself.
+  return new AgentRunError(message, {
     agent,
     harness: 'acp',
     ...(cause === undefined ? {} : {cause}),
