@@ -6,7 +6,7 @@
 // session/cancel; structured output read strictly; and no agent process left after a run.
 import assert from 'node:assert/strict';
 import {createHash} from 'node:crypto';
-import {readFile} from 'node:fs/promises';
+import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {validateAgentSettings} from '../../src/agents/validate-agent-settings.ts';
@@ -19,6 +19,7 @@ let project: TempProject;
 let remote: McpHttpTestServer;
 let pidFile: string;
 let lastRunDirectory: string;
+let tokenFile: string;
 
 function agentYaml(name: string, extra: Record<string, string>, lines: string[] = []): string {
   const env = Object.entries({ACP_TEST_PID_FILE: pidFile, ...extra})
@@ -39,6 +40,8 @@ before(async () => {
   project = await createTempProject('stratos-agent-acp-');
   pidFile = join(project.home, 'acp-agent.pid');
   remote = await startMcpHttpServer('counter');
+  tokenFile = join(project.home, 'token.txt');
+  await writeFile(tokenFile, 'one', {mode: 0o600});
   const yaml = `mcp:
   servers:
     web:
@@ -46,6 +49,11 @@ before(async () => {
       url: ${remote.url}
       headers:
         X-Test: '{env:ACP_HEADER}'
+    rotating:
+      type: http
+      url: ${remote.url}
+      headers:
+        X-Token: '{file:${tokenFile}}'
     local:
       type: stdio
       command: ${JSON.stringify(process.execPath)}
@@ -55,6 +63,8 @@ ${agentYaml('basic', {ACP_TEST_SECRET: '{env:ACP_SOURCE}', ACP_TEST_MODELS: '1'}
 ${agentYaml('servers', {}, ['allowedMcps: [web, local]'])}
 ${agentYaml('nohttp', {ACP_TEST_NO_HTTP_MCP: '1'}, ['allowedMcps: [web]'])}
 ${agentYaml('nomodel', {}, ['model: large', 'allowedMcps: []'])}
+${agentYaml('reloading', {ACP_TEST_LOAD: '1'}, ['allowedMcps: [rotating]'])}
+${agentYaml('stale', {}, ['allowedMcps: [rotating]'])}
   missing:
     harness: acp
     command: /nonexistent/acp-agent
@@ -137,6 +147,24 @@ test('acp: MCP servers become session servers; an agent without HTTP MCP support
   const refused = await run(['describe'], {agent: 'nohttp'});
   assert.equal(refused.error?.code, 'STRATOS_AGENT_INIT_FAILED');
   assert.match(refused.error!.message, /does not advertise HTTP MCP support/);
+});
+
+test('acp: refreshed HTTP headers reach the session through session/load; without it the turn fails', async () => {
+  await writeFile(tokenFile, 'one');
+  const output = await run(['describe', `write file ${tokenFile} two`, 'describe'], {agent: 'reloading'});
+  assert.equal(output.error, null);
+  const [before, , after] = output.replies.map((reply) =>
+    reply === 'written' ? {} : JSON.parse(reply as string),
+  );
+  assert.deepEqual(before.mcpServers[0].headers, [{name: 'X-Token', value: 'one'}]);
+  assert.deepEqual(after.mcpServers[0].headers, [{name: 'X-Token', value: 'two'}]);
+  assert.equal(after.loads, 1);
+  await writeFile(tokenFile, 'one');
+  const stale = await run(['describe', `write file ${tokenFile} three`, 'describe'], {agent: 'stale'});
+  assert.equal(stale.replies.length, 2);
+  assert.equal(stale.error?.code, 'STRATOS_AGENT_RUN_FAILED');
+  assert.match(stale.error!.message, /does not advertise loadSession/);
+  await writeFile(tokenFile, 'one');
 });
 
 test('acp: a permission request runs the beforeTool hook: allow, deny with feedback, modify refused', async () => {

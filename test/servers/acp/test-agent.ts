@@ -4,10 +4,11 @@
 // - `crash`: writes to stderr and exits with code 3 mid-turn;
 // - `wait for cancel`: keeps the turn open until `session/cancel`, then stops with `cancelled`;
 // - `reply json <text>`: replies with <text> as it is;
+// - `write file <path> <text>`: writes <text> to <path> (a credential file that changes between turns);
 // - `describe`: replies with a JSON report of its session (cwd, MCP servers, a hash of ACP_TEST_SECRET, model,
 //   first prompt, pid);
 // - anything else: `echo: <prompt>`.
-// Variables: ACP_TEST_NO_HTTP_MCP=1 advertises no HTTP MCP support; ACP_TEST_MODELS=1 offers a model choice
+// Variables: ACP_TEST_NO_HTTP_MCP=1 advertises no HTTP MCP support; ACP_TEST_LOAD=1 advertises loadSession; ACP_TEST_MODELS=1 offers a model choice
 // (`small`, `large`); ACP_TEST_PID_FILE: where it writes its pid.
 import {createHash} from 'node:crypto';
 import {writeFileSync} from 'node:fs';
@@ -19,6 +20,8 @@ interface SessionState {
   mcpServers: unknown[];
   model: string;
   prompts: string[];
+  /** `session/load` calls (new MCP servers for the same session). */
+  loads: number;
   cancelled: (() => void) | undefined;
 }
 
@@ -42,7 +45,7 @@ const app = acp
   .onRequest('initialize', ({params}) => ({
     protocolVersion: params.protocolVersion,
     agentCapabilities: {
-      loadSession: false,
+      loadSession: process.env.ACP_TEST_LOAD === '1',
       mcpCapabilities: {http: process.env.ACP_TEST_NO_HTTP_MCP !== '1', sse: false},
     },
     agentInfo: {name: 'stratos-test-agent', version: '1.0.0'},
@@ -54,12 +57,19 @@ const app = acp
       mcpServers: params.mcpServers,
       model: 'small',
       prompts: [],
+      loads: 0,
       cancelled: undefined,
     });
     return {
       sessionId,
       ...(process.env.ACP_TEST_MODELS === '1' ? {configOptions: [modelOption('small')]} : {}),
     };
+  })
+  .onRequest('session/load', ({params}) => {
+    const session = sessions.get(params.sessionId)!;
+    session.mcpServers = params.mcpServers;
+    session.loads += 1;
+    return {};
   })
   .onRequest('session/set_config_option', ({params}) => {
     const session = sessions.get(params.sessionId)!;
@@ -131,6 +141,12 @@ const app = acp
       }
       return {stopReason: 'end_turn'};
     }
+    const write = /^write file (\S+) (.*)$/.exec(prompt);
+    if (write !== null) {
+      writeFileSync(write[1]!, write[2]!);
+      await say('written');
+      return {stopReason: 'end_turn'};
+    }
     const json = /reply json (.*)$/s.exec(prompt.split('\n\nReply with only one JSON value')[0]!);
     if (json !== null) await say(json[1]!);
     else if (prompt.includes('describe'))
@@ -139,6 +155,7 @@ const app = acp
           cwd: session.cwd,
           mcpServers: session.mcpServers,
           model: session.model,
+          loads: session.loads,
           firstPrompt: session.prompts[0],
           // A hash: the value itself is a resolved reference, which Stratos redacts from every output.
           secretHash: createHash('sha256')
