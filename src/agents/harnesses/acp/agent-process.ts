@@ -54,9 +54,12 @@ export function startAcpAgentProcess(options: {
       resolve(signal === null ? `it exited with code ${code}` : `it ended by ${signal}`),
     );
   });
-  const onProcessExit = () => kill(child, 'SIGKILL');
-  process.once('exit', onProcessExit);
-  const stop = stopper(child, exited, () => process.off('exit', onProcessExit));
+  live.add(child);
+  if (live.size === 1) process.once('exit', killLive);
+  const stop = stopper(child, exited, () => {
+    live.delete(child);
+    if (live.size === 0) process.off('exit', killLive);
+  });
   return {
     input: Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
     output: Readable.toWeb(child.stdout!) as unknown as ReadableStream<Uint8Array>,
@@ -64,6 +67,13 @@ export function startAcpAgentProcess(options: {
     stderrTail: () => stderr.trim(),
     stop,
   };
+}
+
+/** Agent processes not yet stopped: killed with their groups if Stratos itself exits first (one listener). */
+const live = new Set<ChildProcess>();
+
+function killLive(): void {
+  for (const child of live) kill(child, 'SIGKILL');
 }
 
 function kill(child: ChildProcess, signal: NodeJS.Signals): void {
