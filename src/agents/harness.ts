@@ -29,6 +29,8 @@ export interface HarnessSessionOptions {
   /** The complete environment of the harness process (the user's provider variables included). */
   env: Record<string, string>;
   hooks: AgentHooks;
+  /** The agent's resolved settings, the fields only this harness takes (its record's `settings`) included. */
+  settings?: Readonly<Record<string, unknown>>;
   /** Reports an observation; never awaited. */
   emit: (event: AgentEvent) => void;
   /**

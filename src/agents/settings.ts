@@ -51,6 +51,12 @@ export interface AgentConfigFields {
   workingDirectory?: string;
   /** Worktrees: a managed Git checkout for the agent (`true`, a name, or `{name?, cleanup?}`); see docs/worktrees.md. */
   worktree?: WorktreeSetting;
+  /** The agent program of a harness that starts one (the Agent Client Protocol harness): its command. */
+  command?: string;
+  /** Its arguments. */
+  args?: string[];
+  /** Variables added to its environment; values may hold `{env:NAME}` and `{file:path}` references. */
+  env?: Record<string, string>;
 }
 
 export type {ResolvedWorktree, WorktreeSetting};

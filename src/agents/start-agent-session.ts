@@ -141,6 +141,7 @@ async function startPhases(
         outputJsonSchema: schema === undefined ? undefined : toOutputJsonSchema(schema),
         env,
         hooks: code.hooks ?? {},
+        settings,
         emit: agent.emit,
       }),
     );

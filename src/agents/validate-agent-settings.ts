@@ -76,6 +76,7 @@ export function validateAgentSettings(options: ValidateAgentSettingsOptions): Ag
     });
   }
   const harness = settings.harness === undefined ? defaultHarnessId : settings.harness;
+  issues.push(...validateHarnessSettings(name, settings, source, invalid));
   const local = settings.provider === 'ollama';
   if (local) issues.push(...validateLocalProvider(name, settings, invalid));
   if (
@@ -99,7 +100,8 @@ export function validateAgentSettings(options: ValidateAgentSettingsOptions): Ag
   if (!chosenLater && isHarnessId(harness)) {
     const levels = findHarness(harness).effortLevels;
     const effort = settings.effort;
-    if (typeof effort === 'string' && !local && !invalid.has('effort') && !levels.includes(effort)) {
+    const own = levels.length === 0; // a harness with no levels (ACP) refuses effort in its own settings check
+    if (typeof effort === 'string' && !local && !own && !invalid.has('effort') && !levels.includes(effort)) {
       issues.push({
         code: 'STRATOS_AGENT_CONFIG_INVALID',
         field: 'effort',
@@ -218,6 +220,36 @@ const dataFields = [
   'worktree',
 ] as const;
 const codeOnlyFields = ['outputSchema', 'hooks', 'onEvent'] as const;
+/** Fields only one harness takes (its registry record's `settings`), checked by that record. */
+const harnessFields: readonly string[] = (harnessRecords as readonly HarnessRecord[]).flatMap(
+  (record) => record.settings?.fields ?? [],
+);
+
+/** The settings only some harness takes: checked by that harness's record, refused with any other harness. */
+function validateHarnessSettings(
+  name: string,
+  settings: Readonly<Record<string, unknown>>,
+  source: string,
+  invalid: Set<string>,
+): AgentSettingsIssue[] {
+  const record: HarnessRecord | undefined = isHarnessId(settings.harness)
+    ? findHarness(settings.harness)
+    : undefined;
+  const own = record?.settings?.fields ?? [];
+  const issues: AgentSettingsIssue[] = harnessFields
+    .filter((field) => settings[field] !== undefined && !own.includes(field))
+    .map((field) => {
+      const owners = harnessRecords.filter((r: HarnessRecord) => r.settings?.fields.includes(field));
+      return {
+        code: 'STRATOS_AGENT_CONFIG_INVALID',
+        field,
+        message: `Agent '${name}' sets ${field}, which only harness ${owners.map((r) => `'${r.id}'`).join(' or ')} takes; set harness: ${owners[0]!.id} or remove ${field}.`,
+      };
+    });
+  if (record?.settings !== undefined) issues.push(...record.settings.validate(settings, name, source));
+  for (const issue of issues) invalid.add(issue.field);
+  return issues;
+}
 
 /**
  * Checks one layer of agent settings. `source` names it in messages (`workflow.yaml agents.reviewer`).
@@ -244,8 +276,9 @@ export function validateAgentLayer(
         fail('must be an object of hook functions');
       continue;
     }
+    if (harnessFields.includes(field)) continue;
     if (!(dataFields as readonly string[]).includes(field)) {
-      const known = options.codeFields ? [...dataFields, ...codeOnlyFields] : dataFields;
+      const known = [...dataFields, ...harnessFields, ...(options.codeFields ? codeOnlyFields : [])];
       const hint = (codeOnlyFields as readonly string[]).includes(field)
         ? ' (it can only be set in code)'
         : '';

@@ -16,6 +16,7 @@ import {isStratosError} from '../errors/index.ts';
 import {readModelCatalogRevision} from '../providers/models/model-identity.ts';
 import type {HostOptions} from './host.ts';
 import {type OllamaStatus, readOllamaStatus} from './ollama-status.ts';
+import {type ConfiguredAgentStatus, probeConfiguredAgents} from './probe-configured-agents.ts';
 
 export interface CatalogStatus {
   /** `reachable`: read now; `none`: the provider has no catalog Stratos can read with this setup; `error`. */
@@ -42,6 +43,8 @@ export interface HarnessStatus {
   install: string;
   authentication: {configured: boolean; guidance?: string};
   providers: ProviderStatus[];
+  /** For a harness whose agents name their own program (ACP): each configured agent's answer. */
+  agents?: ConfiguredAgentStatus[];
 }
 
 export interface ProviderStatusResult {
@@ -79,6 +82,9 @@ export async function readProviderStatus(options: HostOptions = {}): Promise<Pro
             },
           ),
         ),
+        ...(record.probeAgent === undefined
+          ? {}
+          : {agents: await probeConfiguredAgents(record, env, options.cwd ?? process.cwd())}),
       };
     }),
   );

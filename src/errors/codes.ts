@@ -169,6 +169,8 @@ export const errorCodes = {
   STRATOS_AGENT_OUTPUT_MISSING: 'An agent with an output schema ended without a structured result.',
   STRATOS_AGENT_OUTPUT_INVALID: 'The structured result of an agent does not match its output schema.',
   STRATOS_AGENT_HOOK_FAILED: 'An agent hook threw; the execution fails.',
+  STRATOS_AGENT_HOOK_UNSUPPORTED:
+    "A hook decided something the agent's harness cannot carry out (an ACP agent: modify a tool call's input or withhold its result); the execution fails.",
   STRATOS_AGENT_HOOK_UNGUARDED:
     'An agent has a beforeTool hook while a built-in tool that no hook of its harness can see is enabled; remove that tool with disallowedTools.',
   STRATOS_AGENT_MODEL_UNMAPPED:

@@ -20,6 +20,11 @@ test('tools list prints the shared and native tool names of each harness', async
     const opencode = json.json.data.harnesses.find((h: {harness: string}) => h.harness === 'opencode');
     assert.deepEqual(opencode.canonical['web fetch'], ['webfetch']);
     assert.equal(opencode.install, 'npm install @opencode-ai/sdk opencode-ai');
+    // An ACP agent's tools are its own: none that Stratos can name or remove.
+    const acp = json.json.data.harnesses.find((h: {harness: string}) => h.harness === 'acp');
+    assert.equal(acp.package, '@agentclientprotocol/sdk');
+    assert.deepEqual(acp.canonical.bash, []);
+    assert.deepEqual(acp.removable, []);
   } finally {
     await project.remove();
   }

@@ -43,7 +43,7 @@ test('keys configured: catalogs read, a refused one reported with its code, no k
   assert.equal(byHarness.codex.providers[0].catalog.status, 'error');
   assert.equal(byHarness.codex.providers[0].catalog.error.code, 'STRATOS_AGENT_CATALOG_DENIED');
   assert.match(result.json.data.modelCatalogRevision, /models\.dev [0-9a-f]{40}/);
-  assert.equal(result.json.message, '3 of 3 harnesses ready');
+  assert.equal(result.json.message, '4 of 4 harnesses ready');
   // Codex's explicit Azure provider has its own setup, and no catalog Stratos reads.
   assert.equal(byHarness.codex.providers[1].provider, 'azure');
   assert.equal(byHarness.codex.providers[1].authentication.configured, false);
@@ -84,6 +84,12 @@ test('nothing configured: authentication missing with guidance, no catalog, noth
   const result = await project.cli(['provider', 'status', '--json'], {env: blank});
   assert.equal(result.exitCode, 0, result.stdout + result.stderr);
   for (const harness of result.json.data.harnesses) {
+    // An ACP agent signs in its own way: the harness has no credentials of its own to miss.
+    if (harness.harness === 'acp') {
+      assert.equal(harness.authentication.configured, true);
+      assert.deepEqual(harness.providers, []);
+      continue;
+    }
     assert.equal(harness.authentication.configured, false, harness.harness);
     assert.match(harness.authentication.guidance, /API_KEY/);
     assert.deepEqual(
@@ -97,6 +103,6 @@ test('nothing configured: authentication missing with guidance, no catalog, noth
       }
     }
   }
-  assert.equal(result.json.message, '0 of 3 harnesses ready');
+  assert.equal(result.json.message, '1 of 4 harnesses ready');
   assert.equal(anthropic.requests.length, before);
 });

@@ -16,7 +16,10 @@ export interface TempProject {
   /** Writes files relative to the project root (`<name>/workflow.yaml` ...). */
   writeWorkflow(name: string, files: Record<string, string>, root?: 'project' | 'user'): Promise<string>;
   write(path: string, content: string): Promise<void>;
-  cli(args: readonly string[], options?: {env?: NodeJS.ProcessEnv; cwd?: string}): Promise<CliResult>;
+  cli(
+    args: readonly string[],
+    options?: {env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number},
+  ): Promise<CliResult>;
   remove(): Promise<void>;
 }
 
@@ -46,7 +49,12 @@ export async function createTempProject(prefix = 'stratos-test-'): Promise<TempP
       return directory;
     },
     write: (path, content) => write(join(cwd, path), content),
-    cli: (args, options = {}) => runCli(args, {cwd: options.cwd ?? cwd, env: {...env, ...options.env}}),
+    cli: (args, options = {}) =>
+      runCli(args, {
+        cwd: options.cwd ?? cwd,
+        env: {...env, ...options.env},
+        ...(options.timeoutMs === undefined ? {} : {timeoutMs: options.timeoutMs}),
+      }),
     remove: () => rm(base, {recursive: true, force: true}),
   };
 }

@@ -5,7 +5,7 @@ import {mkdtemp, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {test} from 'node:test';
-import {harnessRecords} from '../../src/agents/harnesses/registry.ts';
+import {type HarnessRecord, harnessRecords} from '../../src/agents/harnesses/registry.ts';
 import {resolveAgentSettings} from '../../src/agents/settings.ts';
 import {resolveToolSelection} from '../../src/agents/tool-names.ts';
 import {validateAgentSettings} from '../../src/agents/validate-agent-settings.ts';
@@ -118,7 +118,8 @@ test('the harness registry is the one source of ids, packages, effort levels and
   );
   for (const record of harnessRecords) {
     assert.ok(record.install.startsWith(`npm install ${record.sdkPackage}`), record.install);
-    assert.ok(record.effortLevels.length > 0);
+    // A harness without effort levels (ACP: the agent owns its reasoning settings) refuses every effort below.
+    assert.ok(record.effortLevels.length > 0 || (record as HarnessRecord).settings !== undefined, record.id);
     // Every canonical name is mapped by every harness ([] when it has no separate tool).
     assert.deepEqual(Object.keys(record.tools.canonical).sort(), [...listed.canonicalNames].sort());
     for (const natives of Object.values(record.tools.canonical))

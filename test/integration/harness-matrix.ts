@@ -55,7 +55,11 @@ export interface MatrixServer {
 }
 
 export interface HarnessDriver {
-  harness: 'claude-code' | 'codex' | 'opencode';
+  harness: 'claude-code' | 'codex' | 'opencode' | 'acp';
+  /** Raw YAML lines added to every scenario agent (ACP: the agent's command, args and env). */
+  agentSettings?: string;
+  /** How long one scenario run may take; default runCli's (two minutes). */
+  runTimeoutMs?: number;
   /** An explicit provider for every scenario agent (`ollama`: the local model `qwen3:8b`); default none. */
   provider?: 'ollama';
   /** The prefix of test names; default the harness id. */
@@ -131,7 +135,7 @@ export function defineHarnessMatrix(driver: HarnessDriver): MatrixContext {
     async run(scenario, env = home.env) {
       const result = await project.cli(
         ['run', 'agent-scenarios', '--json', '--input', JSON.stringify({scenario})],
-        {env},
+        {env, ...(driver.runTimeoutMs === undefined ? {} : {timeoutMs: driver.runTimeoutMs})},
       );
       assert.equal(result.exitCode, 0, result.stdout + result.stderr);
       return JSON.parse(result.json.data.output.result);
@@ -169,7 +173,7 @@ export function defineHarnessMatrix(driver: HarnessDriver): MatrixContext {
     project = await createTempProject(`stratos-agent-${driver.harness}-`);
     callLog = join(project.home, 'mcp-calls.jsonl');
     await project.writeWorkflow('agent-scenarios', {
-      'workflow.yaml': scenarioManifest(driver.harness, callLog, driver.provider),
+      'workflow.yaml': scenarioManifest(driver.harness, callLog, driver.provider, driver.agentSettings),
       'workflow.ts': scenarioWorkflow,
       'prompts/system.hbs': 'You are the {{role}} agent.',
     });

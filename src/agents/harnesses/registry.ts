@@ -12,6 +12,9 @@
  */
 import type {AgentHarness} from '../harness.ts';
 import type {HarnessToolCatalog} from '../tool-names.ts';
+import {acpSdk} from './acp/sdk.ts';
+import {acpSettings} from './acp/settings.ts';
+import {acpTools} from './acp/tools.ts';
 import {claudeCodeSdk} from './claude-code/sdk.ts';
 import {claudeCodeTools} from './claude-code/tools.ts';
 import {codexSdk} from './codex/sdk.ts';
@@ -67,6 +70,48 @@ export interface HarnessRecord {
    * for every candidate in selection, and for `stratos provider status`.
    */
   readonly checkAuthentication: (env: Readonly<Record<string, string>>, provider?: string) => Promise<void>;
+  /**
+   * Settings only this harness takes (ACP: the agent process's `command`, `args` and `env`), with their check.
+   * Validation accepts these fields only with this harness set explicitly and passes the whole agent to `validate`;
+   * the adapter reads them from its session options' `settings`.
+   */
+  readonly settings?: HarnessSettings;
+  /**
+   * For a harness whose agents each name their own program (ACP): starts one configured agent's program, asks what
+   * it is and supports, and stops it, for `stratos provider status`. Never throws.
+   */
+  readonly probeAgent?: (
+    settings: Readonly<Record<string, unknown>>,
+    env: Readonly<Record<string, string>>,
+    cwd: string,
+  ) => Promise<HarnessAgentProbe>;
+}
+
+/** What a configured agent's program answered (see {@link HarnessRecord.probeAgent}). */
+export type HarnessAgentProbe = {
+  command: string;
+  /** The program started. */
+  installed: boolean;
+  /** It answered the harness's handshake. */
+  answered: boolean;
+  /** Why it did not answer. */
+  error?: string;
+  [detail: string]: unknown;
+};
+
+/** The settings of a harness beyond the common ones (see {@link HarnessRecord.settings}). */
+export interface HarnessSettings {
+  /** The field names, as workflow.yaml and createAgent write them. */
+  readonly fields: readonly string[];
+  /**
+   * Every problem of an agent set to this harness (never throws): each with its code, the field it is about and a
+   * whole sentence that names the agent (`name`) and says the fix.
+   */
+  readonly validate: (
+    settings: Readonly<Record<string, unknown>>,
+    name: string,
+    source: string,
+  ) => {code: 'STRATOS_AGENT_CONFIG_INVALID'; field: string; message: string}[];
 }
 
 /** Every harness with an adapter, in the order messages and `stratos tools list` show them. */
@@ -120,6 +165,27 @@ export const harnessRecords = [
     load: async () => (await import('./opencode/index.ts')).openCodeHarness,
     checkAuthentication: async (env, provider) =>
       (await import('./opencode/authentication.ts')).checkOpenCodeAuthentication(env, provider),
+  },
+  {
+    id: 'acp',
+    ...acpSdk,
+    // An ACP agent owns its model and reasoning settings; `model` is set only where the agent offers a choice.
+    effortLevels: [],
+    providers: [],
+    providerAuthentication: [],
+    localProviders: [],
+    // Never chosen by model preferences: an ACP agent is an explicit harness (no fallback into or out of it).
+    creators: [],
+    defaultProvider: () => 'acp',
+    modelId: (_provider, native) => native,
+    catalogModelId: (_provider, model) => model,
+    tools: acpTools,
+    load: async () => (await import('./acp/index.ts')).acpHarness,
+    // The agent process signs in its own way; `stratos provider status` asks the agent itself (initialize).
+    checkAuthentication: async () => {},
+    settings: acpSettings,
+    probeAgent: async (settings, env, cwd) =>
+      (await import('./acp/probe-agent.ts')).probeAcpAgent(settings, env, cwd),
   },
 ] as const satisfies readonly HarnessRecord[];
 

@@ -1,4 +1,5 @@
 import type {OllamaStatus} from '../../api/ollama-status.ts';
+import type {ConfiguredAgentStatus} from '../../api/probe-configured-agents.ts';
 import {readProviderStatus} from '../../api/provider-status.ts';
 import type {CommandContext, CommandHandler} from './command.ts';
 
@@ -32,6 +33,7 @@ export const providerStatusCommand: CommandHandler = async (_command, context) =
         );
       lines.push(`  ${provider.provider} catalog: ${text}`);
     }
+    for (const agent of harness.agents ?? []) lines.push(describeConfiguredAgent(agent, context.paint));
     lines.push('');
   }
   lines.push(...describeOllama(result.ollama, context.paint), '');
@@ -45,6 +47,19 @@ export const providerStatusCommand: CommandHandler = async (_command, context) =
     human: `${lines.join('\n')}\n`,
   };
 };
+
+/** One configured agent of a harness that starts its own program (ACP): what the program answered. */
+function describeConfiguredAgent(agent: ConfiguredAgentStatus, paint: CommandContext['paint']): string {
+  const name = `  agent ${agent.workflow}/${agent.agent} (${[agent.command, ...((agent.args as string[] | undefined) ?? [])].join(' ')})`;
+  if (!agent.answered)
+    return `${name}: ${paint(agent.installed ? 'no answer' : 'not installed', 'red')}: ${agent.error}`;
+  const info = agent.agentInfo as {name: string; version: string} | undefined;
+  const caps = (agent.capabilities ?? {}) as Record<string, boolean>;
+  const offered = Object.entries(caps)
+    .filter(([, on]) => on)
+    .map(([capability]) => capability);
+  return `${name}: ${paint('answers', 'green')}${info === undefined ? '' : ` as ${info.name} ${info.version}`}; advertises ${offered.join(', ') || 'nothing optional'}`;
+}
 
 /** The Ollama section: endpoint, version, each model with its capabilities and advertised context, guidance. */
 function describeOllama(ollama: OllamaStatus, paint: CommandContext['paint']): string[] {

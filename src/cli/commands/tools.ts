@@ -13,7 +13,7 @@ export const toolsListCommand: CommandHandler = async (_command, context) => {
         `  ${name.padEnd(width)}  ${natives.length === 0 ? context.paint('(no separate tool)', 'dim') : natives.join(', ')}`,
       );
     }
-    lines.push(`  removable: ${harness.removable.join(', ')}`);
+    lines.push(`  removable: ${harness.removable.join(', ') || 'none (the agent chooses its own tools)'}`);
     for (const [tool, reason] of Object.entries(harness.fixed)) lines.push(`  fixed: ${tool}: ${reason}`);
     for (const [tool, reason] of Object.entries(harness.unguarded))
       lines.push(`  unguarded: ${tool}: ${reason}`);

@@ -14,9 +14,10 @@ export function buildOnlyFlag(callLog: string): string {
 }
 
 export function scenarioManifest(
-  harness: 'claude-code' | 'codex' | 'opencode',
+  harness: 'claude-code' | 'codex' | 'opencode' | 'acp',
   callLog: string,
   provider?: 'ollama',
+  agentSettings = '',
 ): string {
   // Codex's default model leaves tool definitions out of the request; a model without catalog metadata lists them.
   // OpenCode names models <provider>/<model>; with OPENAI_BASE_URL, openai/ is the scripted server. An Ollama agent
@@ -59,17 +60,17 @@ export function scenarioManifest(
       args: ['-c', 'if [ -e "$0" ]; then exec "$@"; fi; echo this server cannot start >&2; exit 3', ${JSON.stringify(buildOnlyFlag(callLog))}, ${JSON.stringify(process.execPath)}, ${JSON.stringify(SERVE_SCRIPT)}, counter, --stdio]
 agents:
   main:
-    harness: ${harness}${model}${guarded}
+    harness: ${harness}${model}${guarded}${agentSettings}
     systemPrompt: {template: prompts/system.hbs, variables: {role: tester}}
     allowedMcps: [counter]
   plain:
-    harness: ${harness}${model}
+    harness: ${harness}${model}${agentSettings}
     allowedMcps: []
   slow:
-    harness: ${harness}${model}${guarded}
+    harness: ${harness}${model}${guarded}${agentSettings}
     allowedMcps: [slowcounter]
   broken:
-    harness: ${harness}${model}
+    harness: ${harness}${model}${agentSettings}
     allowedMcps: [broken]
 `,
   );
