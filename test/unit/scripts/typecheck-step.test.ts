@@ -7,7 +7,7 @@ import {tmpdir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
 import {after, test} from 'node:test';
 
-const repo = resolve(import.meta.dirname, '..', '..');
+const repo = resolve(import.meta.dirname, '..', '..', '..');
 const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
 const scratch = mkdtempSync(join(tmpdir(), 'stratos-typecheck-'));
 after(() => rmSync(scratch, {recursive: true, force: true}));

@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import {existsSync, readFileSync} from 'node:fs';
 import {resolve} from 'node:path';
 import {test} from 'node:test';
-import {generateModelIdentities} from '../../../scripts/generate-model-identities.ts';
-import {modelCatalogRevision, modelIdentities} from '../../../src/providers/models/model-identities.ts';
-import {parseModelIdentity, resolveNativeModelId} from '../../../src/providers/models/model-identity.ts';
+import {generateModelIdentities} from '../../../../scripts/generate-model-identities.ts';
+import {modelCatalogRevision, modelIdentities} from '../../../../src/providers/models/model-identities.ts';
+import {parseModelIdentity, resolveNativeModelId} from '../../../../src/providers/models/model-identity.ts';
 
-const repository = resolve(import.meta.dirname, '..', '..', '..');
+const repository = resolve(import.meta.dirname, '..', '..', '..', '..');
 const snapshot = resolve(repository, '..', 'shared', 'data', 'models.dev');
 // The snapshot lives in the design folder beside the checkout, not in the repository; a clone elsewhere skips the
 // two checks that read it (the mapping itself is still checked below).

@@ -4,13 +4,13 @@
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
 import {Ollama} from 'ollama/browser';
-import {isStratosError} from '../../../src/errors/index.ts';
+import {isStratosError} from '../../../../src/errors/index.ts';
 import {
   createOllamaClient,
   requireModelCapabilities,
   resolveOllamaEndpoint,
-} from '../../../src/providers/ollama/index.ts';
-import {type OllamaServer, startOllamaServer} from '../../servers/ollama/index.ts';
+} from '../../../../src/providers/ollama/index.ts';
+import {type OllamaServer, startOllamaServer} from '../../../servers/ollama/index.ts';
 
 let server: OllamaServer;
 
