@@ -5,12 +5,12 @@
 // the STRATOS_RUN_CANCELLED envelope and exit code 1.
 import assert from 'node:assert/strict';
 import {type ChildProcess, spawn} from 'node:child_process';
-import {existsSync} from 'node:fs';
 import {createServer, type Server, type Socket} from 'node:net';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {cleanEnv, cliPath} from '../../helpers/run-cli.ts';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
+import {waitForFile} from '../../helpers/wait-for.ts';
 
 const q = JSON.stringify;
 
@@ -93,11 +93,6 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): Started {
     });
   });
   return {child, done};
-}
-
-async function waitForFile(path: string): Promise<void> {
-  for (let i = 0; i < 1200 && !existsSync(path); i++) await new Promise((r) => setTimeout(r, 50));
-  assert.ok(existsSync(path), `${path} appeared`);
 }
 
 async function assertCancelled(started: Started, signal: 'SIGINT' | 'SIGTERM'): Promise<void> {

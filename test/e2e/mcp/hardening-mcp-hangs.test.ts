@@ -4,12 +4,12 @@
 // with its process group when Stratos closes the connection.
 import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
-import {existsSync} from 'node:fs';
 import {readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {cleanEnv, cliPath} from '../../helpers/run-cli.ts';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
+import {pollUntil, waitForFile} from '../../helpers/wait-for.ts';
 import {SERVE_SCRIPT} from '../../servers/mcp/index.ts';
 
 const q = JSON.stringify;
@@ -89,8 +89,7 @@ function isAlive(pid: number): boolean {
 }
 
 async function eventuallyDead(pid: number): Promise<boolean> {
-  for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return !isAlive(pid);
+  return pollUntil(() => !isAlive(pid), {timeoutMs: 10_000});
 }
 
 test('a stdio server that never answers fails once at the connect limit, naming the server and its stderr', async () => {
@@ -121,8 +120,7 @@ test('SIGINT cancels a build that waits on a server that never answers', async (
   child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
   child.stderr.resume();
   const marker = join(project.cwd, 'silent-started');
-  for (let i = 0; i < 1200 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
-  assert.ok(existsSync(marker), 'the server started');
+  await waitForFile(marker);
   child.kill('SIGINT');
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   assert.notEqual(code, 0);

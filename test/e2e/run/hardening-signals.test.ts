@@ -11,6 +11,7 @@ import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {cleanEnv, cliPath} from '../../helpers/run-cli.ts';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
+import {waitForFile} from '../../helpers/wait-for.ts';
 
 const sleeper = `import {writeFileSync} from 'node:fs';
 import {currentExecution, workflow} from '@stratoscli/stratos';
@@ -86,11 +87,6 @@ function start(args: string[]): Started {
   return {child, done};
 }
 
-async function waitFor(path: string): Promise<void> {
-  for (let i = 0; i < 1200 && !existsSync(path); i++) await new Promise((r) => setTimeout(r, 50));
-  assert.ok(existsSync(path), `${path} appeared`);
-}
-
 async function runRecords(): Promise<Record<string, {status: string; error?: {code: string}}>> {
   const runs = join(project.home, 'runs');
   const records: Record<string, {status: string; error?: {code: string}}> = {};
@@ -109,7 +105,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   test(`the first ${signal} cancels a sleeping run: envelope, signal fired, run.json cancelled`, async () => {
     const marker = join(project.cwd, `marker-${signal}`);
     const run = start(['run', 'sleeper', '--input', JSON.stringify({marker}), '--json']);
-    await waitFor(marker);
+    await waitForFile(marker);
     run.child.kill(signal);
     const result = await run.done;
     assert.notEqual(result.code, 0);
@@ -126,9 +122,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 test('a second SIGINT exits at once and still records cancelled', async () => {
   const marker = join(project.cwd, 'marker-twice');
   const run = start(['run', 'slow-export', '--input', JSON.stringify({marker}), '--json']);
-  await waitFor(marker);
+  await waitForFile(marker);
   run.child.kill('SIGINT');
-  await waitFor(`${marker}.aborted`);
+  await waitForFile(`${marker}.aborted`);
   run.child.kill('SIGINT');
   const result = await run.done;
   assert.equal(result.code, 130, result.stderr);
@@ -144,7 +140,7 @@ test('a second SIGINT exits at once and still records cancelled', async () => {
 test('a SIGKILLed run is reconciled to failed (STRATOS_RUN_INTERRUPTED) by the next runs list', async () => {
   const marker = join(project.cwd, 'marker-kill');
   const run = start(['run', 'sleeper', '--input', JSON.stringify({marker}), '--json']);
-  await waitFor(marker);
+  await waitForFile(marker);
   run.child.kill('SIGKILL');
   await run.done;
   const before = Object.values(await runRecords()).filter((r) => r.status === 'running');

@@ -11,6 +11,7 @@ import {after, before, test} from 'node:test';
 import {cleanEnv, cliPath} from '../../helpers/run-cli.ts';
 import {startRunsPage} from '../../helpers/runs-page.ts';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
+import {pollUntil} from '../../helpers/wait-for.ts';
 import {SERVE_SCRIPT} from '../../servers/mcp/index.ts';
 
 let project: TempProject;
@@ -256,9 +257,7 @@ test('a browser that cannot be opened is reported once, not again as a warning a
     cwd: project.cwd,
     env: {...project.env, BROWSER: '/nonexistent/browser-command'},
   });
-  const warnedBy = Date.now() + 60_000;
-  while (!page.stderr().includes('browser could not be opened') && Date.now() < warnedBy)
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  await pollUntil(() => page.stderr().includes('browser could not be opened'), {timeoutMs: 60_000});
   const stopped = await page.stop();
   assert.equal(stopped.exitCode, 0, stopped.stderr);
   assert.equal(stopped.stderr.match(/browser could not be opened/g)?.length, 1, stopped.stderr);

@@ -5,6 +5,7 @@ import {mkdir, readdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
+import {pollUntil} from '../../helpers/wait-for.ts';
 import {type OtlpReceiver, startOtlpReceiver} from '../../servers/otlp/index.ts';
 
 let project: TempProject;
@@ -129,15 +130,12 @@ test('retention keeps the latest runs per workspace and overall, never an active
         .filter((e) => e.isDirectory())
         .map((e) => e.name)
         .sort();
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline) {
-      if (
+    await pollUntil(
+      async () =>
         JSON.stringify(await runsIn(workspaceA)) === JSON.stringify(expectedA) &&
-        JSON.stringify(await runsIn(workspaceB)) === JSON.stringify(expectedB)
-      )
-        break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+        JSON.stringify(await runsIn(workspaceB)) === JSON.stringify(expectedB),
+      {timeoutMs: 15_000, intervalMs: 100},
+    );
     assert.deepEqual(await runsIn(workspaceA), expectedA);
     assert.deepEqual(await runsIn(workspaceB), expectedB);
 

@@ -14,6 +14,7 @@ import {launchChromium, type TestBrowser} from '../../helpers/chromium.ts';
 import {cleanEnv, cliPath} from '../../helpers/run-cli.ts';
 import {startRunsPage} from '../../helpers/runs-page.ts';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
+import {pollUntil, waitFor} from '../../helpers/wait-for.ts';
 import {SERVE_SCRIPT} from '../../servers/mcp/index.ts';
 import {
   type AnthropicServer,
@@ -158,13 +159,11 @@ async function runUntilHungThenKill(): Promise<void> {
     stdio: 'ignore',
   });
   const closed = new Promise((resolve) => child.on('close', resolve));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const events = await hangerEvents();
-    if (events.includes('"name":"tools/call hang"')) break;
-    assert.ok(Date.now() < deadline, 'the hanger never recorded its MCP call');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitFor(async () => (await hangerEvents()).includes('"name":"tools/call hang"'), {
+    timeoutMs: 120_000,
+    intervalMs: 100,
+    what: 'the hanger to record its MCP call',
+  });
   // Records are written in batches at most 20 ms apart: the start of the call is on disk already.
   child.kill('SIGKILL');
   await closed;
@@ -481,12 +480,7 @@ test('BROWSER opens the printed URL; a named run opens directly; --port is honou
   try {
     assert.equal(new URL(page.url).port, String(free));
     assert.ok(page.url.endsWith(`/#/runs/${runId}`), page.url);
-    const deadline = Date.now() + 30_000;
-    let opened = '';
-    while (opened === '' && Date.now() < deadline) {
-      opened = await readFile(file, 'utf8').catch(() => '');
-      if (opened === '') await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const opened = await pollUntil(() => readFile(file, 'utf8').catch(() => ''), {timeoutMs: 30_000});
     assert.equal(opened, page.url, 'the BROWSER command received the printed URL');
     const tab = await browser.context.newPage();
     await tab.goto(opened);
@@ -508,9 +502,7 @@ test('BROWSER opens the printed URL; a named run opens directly; --port is honou
       env: {...project.env, BROWSER: '/nonexistent/browser-command'},
     });
     assert.equal((await rawGet(noBrowser.url, `${new URL(noBrowser.url).pathname}api/runs`)).status, 200);
-    const warnedBy = Date.now() + 30_000;
-    while (!noBrowser.stderr().includes('browser could not be opened') && Date.now() < warnedBy)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await pollUntil(() => noBrowser.stderr().includes('browser could not be opened'), {timeoutMs: 30_000});
     const warned = await noBrowser.stop();
     assert.equal(warned.exitCode, 0, warned.stderr);
     assert.match(warned.stderr, /The browser could not be opened for the runs page .*browser-command/);

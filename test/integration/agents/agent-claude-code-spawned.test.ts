@@ -8,6 +8,7 @@ import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, afterEach, before, test} from 'node:test';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
+import {waitFor} from '../../helpers/wait-for.ts';
 import {
   type AnthropicServer,
   type AnthropicTurn,
@@ -55,13 +56,8 @@ export default workflow({
 const isSubagent = (turn: AnthropicTurn) => JSON.stringify(turn.body.messages?.[0] ?? '').includes('SUBTASK');
 
 /** Waits (no timer assumption: polls until the state is reached, bounded generously) for a conversation state. */
-async function until(predicate: () => boolean): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('the awaited conversation state never came');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = (predicate: () => boolean) =>
+  waitFor(predicate, {timeoutMs: 120_000, intervalMs: 25, what: 'the awaited conversation state'});
 
 before(async () => {
   anthropic = await startAnthropicServer(async (turn) => {

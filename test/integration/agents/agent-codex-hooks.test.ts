@@ -11,6 +11,7 @@ import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/clien
 import type {HookFailure} from '../../../src/agents/harness-kit/hooks.ts';
 import {startMcpHookBridge} from '../../../src/agents/harness-kit/mcp-hook-bridge.ts';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
+import {pollUntil} from '../../helpers/wait-for.ts';
 import {SERVE_SCRIPT, startMcpHttpServer} from '../../servers/mcp/index.ts';
 import {createHarnessHome, type HarnessHome, survivingProcesses} from '../../servers/models/harness-env.ts';
 import {
@@ -299,9 +300,7 @@ test('the bridge alone: bearer token required, tools forwarded, close() ends lis
   }
   assert.deepEqual(failures, []);
   assert.equal(await refusesConnections(Number(url.port)), true, 'the bridge listener is closed');
-  const deadline = Date.now() + 2000;
-  while ((await upstreamServers(log)).length > 0 && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  await pollUntil(async () => (await upstreamServers(log)).length === 0, {timeoutMs: 2000});
   assert.deepEqual(await upstreamServers(log), [], 'the upstream server ended with the bridge');
 });
 

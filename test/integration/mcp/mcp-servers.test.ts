@@ -12,6 +12,7 @@ import {after, describe, test} from 'node:test';
 import type {CallToolResult, Tool} from '@modelcontextprotocol/client';
 import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/client';
 import {StdioClientTransport} from '@modelcontextprotocol/client/stdio';
+import {waitFor} from '../../helpers/wait-for.ts';
 import {
   AGENTSTACK_DESCRIPTION,
   AGENTSTACK_INPUT_SCHEMA,
@@ -168,16 +169,6 @@ function legacyWrapped(connection: Connection, value: unknown): unknown {
   return connection.era === 'legacy' ? {result: value} : value;
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 function finishedCall(connection: Connection, tool: string, status: RecordedCall['status']): RecordedCall {
   const call = connection.calls().find((candidate) => candidate.tool === tool && candidate.status === status);
   assert.ok(call, `expected a ${status} call of ${tool}; got ${JSON.stringify(connection.calls())}`);
@@ -319,8 +310,9 @@ const scenarios: Record<string, (target: Target) => Promise<void>> = {
       const started = Date.now();
       await assert.rejects(client.callTool({name: 'hang', arguments: {}}, {timeout: 250}), /timed out/i);
       assert.ok(Date.now() - started < 20_000, 'the client-side timeout ended the call');
-      const cancelled = await waitFor('hang cancellation', () =>
-        connection.calls().find((c) => c.tool === 'hang' && c.status === 'cancelled'),
+      const cancelled = await waitFor(
+        () => connection.calls().find((c) => c.tool === 'hang' && c.status === 'cancelled'),
+        {timeoutMs: 15_000, intervalMs: 20, what: 'hang cancellation'},
       );
       assert.ok(cancelled.finishedAt !== undefined);
 
@@ -328,10 +320,9 @@ const scenarios: Record<string, (target: Target) => Promise<void>> = {
       const controller = new AbortController();
       setTimeout(() => controller.abort(new Error('stop hanging')), 150);
       await assert.rejects(client.callTool({name: 'hang', arguments: {}}, {signal: controller.signal}));
-      await waitFor('second hang cancellation', () =>
-        connection.calls().filter((c) => c.tool === 'hang' && c.status === 'cancelled').length === 2
-          ? true
-          : undefined,
+      await waitFor(
+        () => connection.calls().filter((c) => c.tool === 'hang' && c.status === 'cancelled').length === 2,
+        {timeoutMs: 15_000, intervalMs: 20, what: 'second hang cancellation'},
       );
       finishedCall(connection, 'bad_structured', 'ok');
       finishedCall(connection, 'is_error', 'tool-error');
@@ -504,7 +495,7 @@ describe('serve.ts CLI', {concurrency: 3}, () => {
       reader.on('line', (line) => lines.push(line));
       try {
         // Generous: a loaded machine may take many seconds to start a Node process.
-        const first = await waitFor('url line', () => lines[0], 90_000);
+        const first = await waitFor(() => lines[0], {timeoutMs: 90_000, intervalMs: 20, what: 'url line'});
         const {url} = JSON.parse(first) as {url: string};
         assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
         const client = newClient();
