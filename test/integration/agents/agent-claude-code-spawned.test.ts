@@ -4,9 +4,9 @@
 // so the work arrives during a later prompt and must still hang under the tool call that spawned it. A manual
 // compaction is a span of the prompt that asked for it.
 import assert from 'node:assert/strict';
-import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, afterEach, before, test} from 'node:test';
+import {readFileSpans} from '../../helpers/spans.ts';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
 import {waitFor} from '../../helpers/wait-for.ts';
 import {
@@ -19,8 +19,6 @@ import {
 } from '../../servers/models/anthropic.ts';
 import {createHarnessHome, type HarnessHome, survivingProcesses} from '../../servers/models/harness-env.ts';
 import {type ReceivedSpan, renderSpanTree} from '../../servers/otlp/index.ts';
-import {normaliseRequest} from '../../servers/otlp/receiver.ts';
-import {decodeJsonRequest} from '../../servers/otlp/schema.ts';
 
 let anthropic: AnthropicServer;
 let project: TempProject;
@@ -119,17 +117,8 @@ async function run(mode: 'task' | 'compact') {
   assert.equal(result.exitCode, 0, result.stdout + result.stderr);
   assert.deepEqual(result.json.data.telemetryWarnings ?? [], []);
   const data = result.json.data as {executionId: string; output: {answers: string[]}};
-  return {data, spans: await spansOf(data.executionId)};
-}
-
-/** The spans of one run from the file exporter's OTLP/JSON lines. */
-async function spansOf(executionId: string): Promise<ReceivedSpan[]> {
-  const text = await readFile(join(project.projectRoot, 'spawned', 'traces.jsonl'), 'utf8');
-  return text
-    .trim()
-    .split('\n')
-    .flatMap((line) => normaliseRequest(decodeJsonRequest(line), 'http/json'))
-    .filter((span) => span.resource['stratos.root_execution.id'] === executionId);
+  const traces = join(project.projectRoot, 'spawned', 'traces.jsonl');
+  return {data, spans: await readFileSpans(traces, data.executionId)};
 }
 
 const byStart = (a: ReceivedSpan, b: ReceivedSpan) =>

@@ -4,16 +4,12 @@
 // under the agent span, timed as OpenCode reported them, with the token counts the scripted server reported.
 import assert from 'node:assert/strict';
 import {after, afterEach, before, test} from 'node:test';
+import {collectSpans} from '../../helpers/spans.ts';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
 import {SERVE_SCRIPT} from '../../servers/mcp/index.ts';
 import {createHarnessHome, type HarnessHome, survivingProcesses} from '../../servers/models/harness-env.ts';
 import {type ChatServer, startChatServer} from '../../servers/models/openai-chat.ts';
-import {
-  type OtlpReceiver,
-  type ReceivedSpan,
-  renderSpanTree,
-  startOtlpReceiver,
-} from '../../servers/otlp/index.ts';
+import {type OtlpReceiver, renderSpanTree, startOtlpReceiver} from '../../servers/otlp/index.ts';
 
 let chat: ChatServer;
 let receiver: OtlpReceiver;
@@ -80,15 +76,6 @@ after(async () => {
   await home?.remove();
 });
 
-async function spansOf(executionId: string, count: number): Promise<ReceivedSpan[]> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const spans = receiver.spans().filter((s) => s.resource['stratos.root_execution.id'] === executionId);
-    if (spans.length >= count || Date.now() > deadline) return spans;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const usageKeys = (attributes: Record<string, unknown>) =>
   Object.keys(attributes).filter((key) => key.startsWith('gen_ai.usage.'));
 const nanos = (value: string) => BigInt(value);
@@ -113,7 +100,7 @@ test('OpenCode: each model call and tool call is its own span, siblings under th
     '    execute_tool mcp__counter__echo',
     '    chat openai/gpt-test',
   ];
-  const spans = await spansOf(executionId, expected.length);
+  const spans = await collectSpans(receiver, executionId, expected.length);
   assert.deepEqual(renderSpanTree(spans), expected);
   assert.equal(spans.length, expected.length);
 

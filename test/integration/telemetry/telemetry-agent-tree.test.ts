@@ -6,6 +6,7 @@
 // system prompt, and the `stratos runs show` tree.
 import assert from 'node:assert/strict';
 import {after, afterEach, before, test} from 'node:test';
+import {collectSpans} from '../../helpers/spans.ts';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
 import {SERVE_SCRIPT} from '../../servers/mcp/index.ts';
 import {
@@ -17,12 +18,7 @@ import {
 } from '../../servers/models/anthropic.ts';
 import {createHarnessHome, type HarnessHome, survivingProcesses} from '../../servers/models/harness-env.ts';
 import {type ResponsesServer, startResponsesServer} from '../../servers/models/openai-responses.ts';
-import {
-  type OtlpReceiver,
-  type ReceivedSpan,
-  renderSpanTree,
-  startOtlpReceiver,
-} from '../../servers/otlp/index.ts';
+import {type OtlpReceiver, renderSpanTree, startOtlpReceiver} from '../../servers/otlp/index.ts';
 
 let anthropic: AnthropicServer;
 let openai: ResponsesServer;
@@ -130,16 +126,6 @@ async function run(agent: 'claude' | 'codex', deny = false) {
   return result.json.data as {executionId: string; runDirectory: string};
 }
 
-/** The spans of one run (its trace): the receiver holds the spans of every run of this file. */
-async function spansOf(executionId: string, count: number): Promise<ReceivedSpan[]> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const spans = receiver.spans().filter((s) => s.resource['stratos.root_execution.id'] === executionId);
-    if (spans.length >= count || Date.now() > deadline) return spans;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const usageKeys = (attributes: Record<string, unknown>) =>
   Object.keys(attributes)
     .filter((key) => key.startsWith('gen_ai.usage.'))
@@ -166,7 +152,7 @@ test('Claude Code: each model response and tool call is its own span, siblings u
     '    execute_tool mcp__counter__echo',
     '    chat claude-code',
   ];
-  const spans = await spansOf(data.executionId, expected.length);
+  const spans = await collectSpans(receiver, data.executionId, expected.length);
   assert.deepEqual(renderSpanTree(spans), expected);
   assert.equal(spans.length, expected.length, 'no turn-wide model span and nothing else');
 
@@ -302,7 +288,7 @@ test('Claude Code: each model response and tool call is its own span, siblings u
 
 test('Claude Code: a tool call a before-tool hook denied is a tool span with an error outcome', async () => {
   const data = await run('claude', true);
-  const spans = await spansOf(data.executionId, 9);
+  const spans = await collectSpans(receiver, data.executionId, 9);
   const tool = spans.find((s) => s.name === 'execute_tool mcp__counter__echo')!;
   assert.equal(tool.parentSpanId, spans.find((s) => s.name === 'agent claude')!.spanId);
   assert.equal(tool.attributes['stratos.outcome'], 'error');
@@ -333,7 +319,7 @@ test('Codex: tool calls are spans; turn usage is one event, no invented model sp
     '      start codex session',
     '    execute_tool mcp__counter__echo',
   ];
-  const spans = await spansOf(data.executionId, expected.length);
+  const spans = await collectSpans(receiver, data.executionId, expected.length);
   assert.deepEqual(renderSpanTree(spans), expected);
   assert.equal(spans.length, expected.length, 'Codex exposes no model-call boundaries: no chat spans');
 
