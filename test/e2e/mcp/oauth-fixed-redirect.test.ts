@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import {createServer} from 'node:net';
 import {after, before, describe, test} from 'node:test';
+import {findFreePort} from '../../helpers/closed-port.ts';
 import {browserCommand, type OAuthTestServers, startOAuthServers} from '../../servers/oauth/index.ts';
 import {
   assertNoSecretsLeaked,
@@ -11,30 +12,6 @@ import {
   type OAuthProject,
   storedSecrets,
 } from '../../servers/oauth/project.ts';
-
-/** A port free on every given address right now: picked by the system (port 0) on the first, then checked. */
-async function findFreePort(hosts: readonly string[]): Promise<number> {
-  for (;;) {
-    const servers = [];
-    let port = 0;
-    try {
-      for (const host of hosts) {
-        const server = createServer();
-        await new Promise<void>((resolve, reject) => {
-          server.once('error', reject);
-          server.listen(port, host, () => resolve());
-        });
-        servers.push(server);
-        port = (server.address() as {port: number}).port;
-      }
-      return port;
-    } catch {
-      // Taken on another address: try another port.
-    } finally {
-      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-    }
-  }
-}
 
 /** Whether this machine can listen on IPv6 loopback. */
 async function hasIpv6Loopback(): Promise<boolean> {

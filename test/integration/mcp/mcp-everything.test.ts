@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import {type ChildProcess, spawn} from 'node:child_process';
 import {createRequire} from 'node:module';
-import {createServer} from 'node:net';
 import {dirname, join} from 'node:path';
 import {after, before, describe, test} from 'node:test';
+import {findClosedPort} from '../../helpers/closed-port.ts';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
 
 const require = createRequire(import.meta.url);
@@ -43,23 +43,12 @@ export default workflow({
 });
 `;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
-
 let project: TempProject;
 let http: ChildProcess | undefined;
 let httpUrl = '';
 before(async () => {
   project = await createTempProject('stratos-mcp-everything-');
-  const port = await freePort();
+  const port = await findClosedPort();
   http = spawn(process.execPath, [everything, 'streamableHttp'], {
     env: {...process.env, PORT: String(port)},
     stdio: ['ignore', 'ignore', 'pipe'],

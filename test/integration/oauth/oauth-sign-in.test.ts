@@ -2,13 +2,13 @@
 // cannot start, the time limit and cancellation. In process, against the real OAuth test servers.
 import assert from 'node:assert/strict';
 import {mkdtemp, rm} from 'node:fs/promises';
-import {createServer, request} from 'node:http';
-import type {AddressInfo} from 'node:net';
+import {request} from 'node:http';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {AuthenticationError} from '../../../src/errors/index.ts';
 import {authenticateMcpServer} from '../../../src/mcp/auth/authenticate.ts';
+import {findClosedPort} from '../../helpers/closed-port.ts';
 import {fakeCallbackCommand, type OAuthTestServers, startOAuthServers} from '../../servers/oauth/index.ts';
 
 let oauth: OAuthTestServers;
@@ -21,14 +21,6 @@ after(async () => {
   await oauth.close();
   await rm(home, {recursive: true, force: true});
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const {port} = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function isListening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -46,7 +38,7 @@ async function signInEndsWith(
   env: NodeJS.ProcessEnv,
   signal?: AbortSignal,
 ): Promise<AuthenticationError> {
-  const port = await freePort();
+  const port = await findClosedPort();
   let caught: unknown;
   try {
     await authenticateMcpServer({
