@@ -4,11 +4,10 @@
 // it is seen waiting (a marker file written by the server, or the endpoint's first connection), then ends with
 // the STRATOS_RUN_CANCELLED envelope and exit code 1.
 import assert from 'node:assert/strict';
-import {type ChildProcess, spawn} from 'node:child_process';
 import {createServer, type Server, type Socket} from 'node:net';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
-import {cleanEnv, cliPath} from '../../helpers/run-cli.ts';
+import {type StartedCli, startCli} from '../../helpers/start-cli.ts';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
 import {waitForFile} from '../../helpers/wait-for.ts';
 
@@ -70,32 +69,11 @@ after(async () => {
   await project.remove();
 });
 
-interface Started {
-  child: ChildProcess;
-  done: Promise<{code: number | null; stdout: string; stderr: string}>;
+function start(args: string[], env: NodeJS.ProcessEnv = {}): StartedCli {
+  return startCli(args, {cwd: project.cwd, env: {...project.env, ...env}});
 }
 
-function start(args: string[], env: NodeJS.ProcessEnv = {}): Started {
-  const child = spawn(process.execPath, [cliPath, ...args], {
-    cwd: project.cwd,
-    env: {...cleanEnv(), ...project.env, ...env},
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  const done = new Promise<{code: number | null; stdout: string; stderr: string}>((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({code, stdout, stderr});
-    });
-  });
-  return {child, done};
-}
-
-async function assertCancelled(started: Started, signal: 'SIGINT' | 'SIGTERM'): Promise<void> {
+async function assertCancelled(started: StartedCli, signal: 'SIGINT' | 'SIGTERM'): Promise<void> {
   const result = await started.done;
   assert.equal(result.code, 1, result.stderr);
   const envelope = JSON.parse(result.stdout);

@@ -3,13 +3,12 @@
 // records `cancelled`; a second signal exits at once and still records `cancelled`; a SIGKILLed run is reconciled
 // to a final state by the next command that reads runs.
 import assert from 'node:assert/strict';
-import {type ChildProcess, spawn} from 'node:child_process';
 import {existsSync} from 'node:fs';
 import {readdir, readFile} from 'node:fs/promises';
 import {createServer, type Server, type Socket} from 'node:net';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
-import {cleanEnv, cliPath} from '../../helpers/run-cli.ts';
+import {type StartedCli, startCli} from '../../helpers/start-cli.ts';
 import {createTempProject, manifest, type TempProject} from '../../helpers/temp-project.ts';
 import {waitForFile} from '../../helpers/wait-for.ts';
 
@@ -62,29 +61,8 @@ after(async () => {
   await project.remove();
 });
 
-interface Started {
-  child: ChildProcess;
-  done: Promise<{code: number | null; stdout: string; stderr: string}>;
-}
-
-function start(args: string[]): Started {
-  const child = spawn(process.execPath, [cliPath, ...args], {
-    cwd: project.cwd,
-    env: {...cleanEnv(), ...project.env},
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  const done = new Promise<{code: number | null; stdout: string; stderr: string}>((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({code, stdout, stderr});
-    });
-  });
-  return {child, done};
+function start(args: string[]): StartedCli {
+  return startCli(args, {cwd: project.cwd, env: project.env});
 }
 
 async function runRecords(): Promise<Record<string, {status: string; error?: {code: string}}>> {
