@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import {mkdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
+import {wrapModelServer} from '../../helpers/matrix-server.ts';
 import {manifest} from '../../helpers/temp-project.ts';
 import {
   type AnthropicReply,
@@ -63,16 +64,7 @@ const driver: HarnessDriver = {
   apiKeyVariable: 'ANTHROPIC_API_KEY',
   async startServer(script) {
     const server = await startAnthropicServer((turn) => toAnthropicReply(script(toMatrixTurn(turn)), turn));
-    return {
-      url: server.url,
-      requests: server.requests,
-      modelRequests: () => server.modelRequests(),
-      get abortedStreams() {
-        return server.abortedStreams;
-      },
-      turns: () => server.turns().map(toMatrixTurn),
-      close: () => server.close(),
-    };
+    return wrapModelServer(server, () => server.turns().map(toMatrixTurn));
   },
   createHome: (server) => createHarnessHome({anthropicUrl: server.url}),
   plantProjectConfig: plantClaudeProjectConfig,

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
+import {wrapModelServer} from '../../helpers/matrix-server.ts';
 import {createHarnessHome} from '../../servers/models/harness-env.ts';
 import {startResponsesServer} from '../../servers/models/openai-responses.ts';
 import {plantCodexProjectConfig} from '../../servers/models/project-config.ts';
@@ -16,16 +17,7 @@ const driver: HarnessDriver = {
   apiKeyVariable: 'OPENAI_API_KEY',
   async startServer(script) {
     const server = await startResponsesServer((turn) => toResponsesReply(script(toMatrixTurn(turn)), turn));
-    return {
-      url: server.url,
-      requests: server.requests,
-      modelRequests: () => server.modelRequests(),
-      get abortedStreams() {
-        return server.abortedStreams;
-      },
-      turns: () => server.turns().map(toMatrixTurn),
-      close: () => server.close(),
-    };
+    return wrapModelServer(server, () => server.turns().map(toMatrixTurn));
   },
   createHome: (server) => createHarnessHome({openaiUrl: server.url}),
   plantProjectConfig: plantCodexProjectConfig,

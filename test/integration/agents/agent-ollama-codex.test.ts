@@ -3,6 +3,7 @@
 // `/v1/responses` with the scripted Responses handler. Hosted endpoints and proxies point at a recording server.
 import {writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import {wrapModelServer} from '../../helpers/matrix-server.ts';
 import {parseResponsesTurn} from '../../servers/models/openai-responses.ts';
 import {plantCodexProjectConfig} from '../../servers/models/project-config.ts';
 import {type OllamaServer, startOllamaServer} from '../../servers/ollama/index.ts';
@@ -29,19 +30,14 @@ const driver: HarnessDriver = {
       models: ollamaModels,
       responses: (turn) => toResponsesReply(script(toMatrixTurn(turn)), turn),
     });
-    return {
-      url: ollama.url,
-      requests: ollama.requests,
-      modelRequests: () => ollama.modelRequests(),
-      get abortedStreams() {
-        return ollama.abortedStreams;
-      },
-      turns: () => ollama.modelRequests().map((r) => toMatrixTurn(parseResponsesTurn(r.body))),
-      close: async () => {
+    return wrapModelServer(
+      ollama,
+      () => ollama.modelRequests().map((r) => toMatrixTurn(parseResponsesTurn(r.body))),
+      async () => {
         await ollama.close();
         await other.close();
       },
-    };
+    );
   },
   createHome: (server) => createOllamaHarnessHome(server.url, other),
   plantProjectConfig: plantCodexProjectConfig,

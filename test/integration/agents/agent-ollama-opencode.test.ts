@@ -4,6 +4,7 @@
 // at a recording server; the user config names hosted main and small models, which must never be used.
 import {mkdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
+import {wrapModelServer} from '../../helpers/matrix-server.ts';
 import {parseChatTurn} from '../../servers/models/openai-chat.ts';
 import {plantOpenCodeProjectConfig} from '../../servers/models/project-config.ts';
 import {type OllamaServer, startOllamaServer} from '../../servers/ollama/index.ts';
@@ -30,19 +31,14 @@ const driver: HarnessDriver = {
       models: ollamaModels,
       chatCompletions: (turn) => toChatReply(script(toMatrixTurn(turn)), turn),
     });
-    return {
-      url: ollama.url,
-      requests: ollama.requests,
-      modelRequests: () => ollama.modelRequests(),
-      get abortedStreams() {
-        return ollama.abortedStreams;
-      },
-      turns: () => ollama.modelRequests().map((r) => toMatrixTurn(parseChatTurn(r.body))),
-      close: async () => {
+    return wrapModelServer(
+      ollama,
+      () => ollama.modelRequests().map((r) => toMatrixTurn(parseChatTurn(r.body))),
+      async () => {
         await ollama.close();
         await other.close();
       },
-    };
+    );
   },
   createHome: (server) => createOllamaHarnessHome(server.url, other),
   plantProjectConfig: plantOpenCodeProjectConfig,

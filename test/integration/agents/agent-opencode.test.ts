@@ -6,6 +6,7 @@ import {mkdir, writeFile} from 'node:fs/promises';
 import {createServer, type Server} from 'node:net';
 import {join} from 'node:path';
 import {test} from 'node:test';
+import {wrapModelServer} from '../../helpers/matrix-server.ts';
 import {createHarnessHome} from '../../servers/models/harness-env.ts';
 import {startChatServer} from '../../servers/models/openai-chat.ts';
 import {plantOpenCodeProjectConfig} from '../../servers/models/project-config.ts';
@@ -17,16 +18,7 @@ const driver: HarnessDriver = {
   apiKeyVariable: 'OPENAI_API_KEY',
   async startServer(script) {
     const server = await startChatServer((turn) => toChatReply(script(toMatrixTurn(turn)), turn));
-    return {
-      url: server.url,
-      requests: server.requests,
-      modelRequests: () => server.modelRequests(),
-      get abortedStreams() {
-        return server.abortedStreams;
-      },
-      turns: () => server.turns().map(toMatrixTurn),
-      close: () => server.close(),
-    };
+    return wrapModelServer(server, () => server.turns().map(toMatrixTurn));
   },
   createHome: (server) => createHarnessHome({openaiUrl: server.url}, {xdg: true}),
   plantProjectConfig: plantOpenCodeProjectConfig,
