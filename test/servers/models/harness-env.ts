@@ -6,6 +6,7 @@
 import {randomBytes} from 'node:crypto';
 import {mkdir, readdir, readFile, rm} from 'node:fs/promises';
 import {join} from 'node:path';
+import {pollUntil} from '../../helpers/wait-for.ts';
 
 export interface HarnessHome {
   base: string;
@@ -89,10 +90,13 @@ export async function survivingProcesses(
   marker: string,
   waitMs = 2000,
 ): Promise<{pid: number; command: string}[]> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const found = await findMarkedProcesses(marker);
-    if (found.length === 0 || Date.now() > deadline) return found;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let found: {pid: number; command: string}[] = [];
+  await pollUntil(
+    async () => {
+      found = await findMarkedProcesses(marker);
+      return found.length === 0;
+    },
+    {timeoutMs: waitMs, intervalMs: 100},
+  );
+  return found;
 }

@@ -6,6 +6,7 @@ import {appendFile, mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {chromium} from 'playwright-core';
+import {chromiumFlags} from '../../helpers/chromium.ts';
 import {testPassword} from './authorization-server.ts';
 
 // The callback is on whichever loopback host the redirect names (`URL.hostname` keeps IPv6 brackets).
@@ -29,16 +30,7 @@ async function main(): Promise<void> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.STRATOS_TEST_CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: chromiumFlags,
   });
   try {
     const page = context.pages()[0] ?? (await context.newPage());

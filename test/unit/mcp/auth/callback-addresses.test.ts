@@ -5,6 +5,7 @@ import {createServer} from 'node:net';
 import {test} from 'node:test';
 import {startLoopbackCallback} from '../../../../src/mcp/auth/loopback-callback.ts';
 import {resolveOAuthSettings} from '../../../../src/mcp/auth/oauth-settings.ts';
+import {findFreePort} from '../../../helpers/closed-port.ts';
 
 const ipv6 = await new Promise<boolean>((resolve) => {
   const server = createServer();
@@ -59,40 +60,16 @@ test('no redirectUri: the listener is on 127.0.0.1 only', async () => {
 });
 
 test('a [::1] redirect: the listener is on ::1', needsIpv6, async () => {
-  const port = await freePort('::1');
+  const port = await findFreePort(['::1']);
   const {hosts, v6} = await listenLike(`http://[::1]:${port}/cb`);
   assert.deepEqual(hosts, ['::1']);
   assert.equal(v6, 404);
 });
 
 test('a localhost redirect: the listener is on both loopback families, one port', needsIpv6, async () => {
-  const port = await freePort('127.0.0.1', '::1');
+  const port = await findFreePort(['127.0.0.1', '::1']);
   const {hosts, v4, v6} = await listenLike(`http://localhost:${port}/cb`);
   assert.deepEqual(hosts, ['127.0.0.1', '::1']);
   assert.equal(v4, 404);
   assert.equal(v6, 404);
 });
-
-/** A port free on every given address right now (picked by the system on the first, then checked). */
-async function freePort(...hosts: string[]): Promise<number> {
-  for (;;) {
-    const servers = [];
-    let port = 0;
-    try {
-      for (const host of hosts) {
-        const server = createServer();
-        await new Promise<void>((resolve, reject) => {
-          server.once('error', reject);
-          server.listen(port, host, () => resolve());
-        });
-        servers.push(server);
-        port = (server.address() as {port: number}).port;
-      }
-      return port;
-    } catch {
-      // Taken on another address: try another port.
-    } finally {
-      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-    }
-  }
-}
