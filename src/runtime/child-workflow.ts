@@ -16,6 +16,7 @@ import type {ScriptedChildAnswer} from '../context/scripted-answers.ts';
 import {formatValidationIssues, type ValidationIssue} from '../contract/validate.ts';
 import {discoverRoot, readWorkflowFolder, type WorkflowHandle} from '../discovery/index.ts';
 import {StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {executeWorkflow} from './execute-workflow.ts';
 
 /** Agent and decision settings bound for a child, with the precedence of invocation overrides. */
@@ -148,7 +149,7 @@ function childFailure(
     error instanceof StratosError && error.code === 'STRATOS_RUN_FAILED' && error.cause !== undefined
       ? error.cause
       : error;
-  const message = inner instanceof Error ? inner.message : String(inner);
+  const message = describeError(inner);
   const code = error instanceof StratosError ? error.code : undefined;
   return new StratosError('STRATOS_WORKFLOW_CHILD_FAILED', `Child workflow '${name}' failed: ${message}`, {
     cause: error,
