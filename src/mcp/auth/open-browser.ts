@@ -5,6 +5,7 @@
  * non-zero status before sign-in completes; a browser that keeps running is fine.
  */
 import {describeError} from '../../internal/describe-error.ts';
+
 export interface BrowserLaunch {
   /** Settles with the reason once the launch has failed; stays pending while it has not. */
   readonly failed: Promise<Error>;
