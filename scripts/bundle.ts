@@ -9,6 +9,7 @@ import {join, resolve} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {type ManualChunkMeta, type Plugin, rollup} from 'rollup';
 import {buildInputsStamp, hashBuildInputs} from './build-inputs.ts';
+import {type CachedPath, cachedPathModules} from './cached-paths.ts';
 
 const repo = resolve(import.meta.dirname, '..');
 const dist = join(repo, 'dist');
@@ -28,15 +29,12 @@ const entries = {
 };
 
 /**
- * The hot paths, each as the modules it starts from: everything they import statically is on it. Dynamic imports
- * on a path are listed because they are not static: the no-op build's repair of the root's ignore rules, the run's
- * build reuse check and the loading of the compiled workflow (which imports the authoring entry).
+ * The hot paths, each as the modules on it (scripts/cached-paths.ts, checked by scripts/check-layers.ts): every
+ * module they import statically is listed too, and the bundle holds them to it.
  */
-const hotPaths = {
-  build: ['cli/run-cli.js', 'cli/commands/build.js', 'builder/ignore-rules.js'],
-  entry: ['index.js'],
-  run: ['cli/commands/run.js', 'builder/prepare-workflow.js', 'builder/load-definition.js'],
-};
+const hotPaths: Record<CachedPath, string[]> = {build: [], entry: [], run: []};
+for (const [module, paths] of Object.entries(cachedPathModules))
+  for (const path of paths) hotPaths[path].push(module.replace(/\.ts$/, '.js'));
 
 /**
  * Four chunks hold every module on a hot path, so that each path loads few files and none it does not need: the
@@ -97,15 +95,17 @@ function hotChunk(id: string, meta: ManualChunkMeta): string | undefined {
       closures.set(
         name,
         staticClosure(
+          name,
           seeds.map((file) => join(dist, file)),
           meta,
         ),
       );
-  const on = (path: keyof typeof hotPaths) => closures.get(path)!.has(id);
+  const on = (path: CachedPath) => closures.get(path)!.has(id);
   return hotChunkName(on('build'), on('entry'), on('run'));
 }
 
-function staticClosure(seeds: string[], meta: ManualChunkMeta): Set<string> {
+/** The listed modules of a path and the bundled packages' files they import; a module of dist/ beyond them fails. */
+function staticClosure(path: string, seeds: string[], meta: ManualChunkMeta): Set<string> {
   const members = new Set<string>();
   const pending = [...seeds];
   for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
@@ -113,6 +113,10 @@ function staticClosure(seeds: string[], meta: ManualChunkMeta): Set<string> {
     const info = meta.getModuleInfo(id);
     if (info === null) throw new Error(`bundle: the hot path module ${id} is not part of the bundle`);
     if (info.isExternal) continue;
+    if (id.startsWith(dist) && !seeds.includes(id))
+      throw new Error(
+        `bundle: ${id} is imported on the cached ${path} path (by ${info.importers.join(', ')}) but not listed on it in scripts/cached-paths.ts; node scripts/check-layers.ts names the import`,
+      );
     members.add(id);
     pending.push(...info.importedIds);
   }

@@ -6,7 +6,7 @@ import {dirname, join, relative, resolve, sep} from 'node:path';
 import {allowedImports, folderOf, layerOf} from './layers.ts';
 
 /** One relative import of a module of src/. */
-type Import = {
+export type Import = {
   /** The importing and imported files, relative to src/. */
   from: string;
   to: string;
@@ -33,7 +33,7 @@ const importPattern =
   /^(?:import|export)\b[^;'"]*?\bfrom\s+['"](\.[^'"]+)['"]|^import\s+['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/gm;
 
 /** Every relative import of the modules under `src` that stays inside it. */
-function readImports(src: string): Import[] {
+export function readImports(src: string): Import[] {
   const imports: Import[] = [];
   for (const file of walk(src)) {
     const text = readFileSync(file, 'utf8');

@@ -3,7 +3,7 @@
  * the input's own overrides set (the flags come last in the precedence), and are checked like any budget.
  */
 import {StratosError} from '../errors/index.ts';
-import {budgetAmountProblem} from '../manifest/index.ts';
+import {budgetAmountProblem} from '../manifest/budget-value.ts';
 
 /** A budget given on the command line, as text. */
 export interface BudgetFlags {

@@ -1,5 +1,6 @@
 import {readSettings} from '../config/settings.ts';
 import {type Diagnostic, isStratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {applyWorkspaceRetention} from '../telemetry/retention/apply-retention.ts';
 import {planRetention} from '../telemetry/retention/plan-retention.ts';
 import {type HostOptions, resolveHost} from './host.ts';
@@ -20,7 +21,7 @@ export async function startRunRetention(options: HostOptions = {}): Promise<Diag
       return failures.slice(0, 1).map(({path, error}) => ({
         code: 'STRATOS_TELEMETRY_ARTIFACT_FAILED',
         severity: 'warning',
-        message: `Old runs were not cleaned up: ${path} could not be removed: ${error instanceof Error ? error.message : String(error)}`,
+        message: `Old runs were not cleaned up: ${path} could not be removed: ${describeError(error)}`,
       }));
     }
     if (plan.kind === 'cleaner') {
@@ -30,7 +31,7 @@ export async function startRunRetention(options: HostOptions = {}): Promise<Diag
     return [];
   } catch (error) {
     const code = isStratosError(error) ? error.code : 'STRATOS_TELEMETRY_ARTIFACT_FAILED';
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = describeError(error);
     return [{code, severity: 'warning', message: `Old runs were not cleaned up: ${reason}`}];
   }
 }

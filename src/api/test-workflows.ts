@@ -8,6 +8,7 @@ import {readSettings} from '../config/settings.ts';
 import type {WorkflowDefinition} from '../contract/index.ts';
 import type {WorkflowHandle} from '../discovery/index.ts';
 import {type Diagnostic, isStratosError, StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {type CaseReport, runTestCase} from '../testing/run-test-case.ts';
 import {type CaseFile, readTestCases} from '../testing/test-case.ts';
 import {discover, findWorkflow, type HostOptions, resolveHost} from './host.ts';
@@ -119,7 +120,7 @@ async function runPooled<T>(tasks: readonly (() => Promise<T>)[], limit: number)
 function erroredCase(handle: WorkflowHandle, file: CaseFile, error: unknown): CaseReport {
   const problem = isStratosError(error)
     ? {code: error.code, message: error.message}
-    : {code: 'STRATOS_INTERNAL', message: error instanceof Error ? error.message : String(error)};
+    : {code: 'STRATOS_INTERNAL', message: describeError(error)};
   return {
     workflow: handle.name,
     case: file.name,

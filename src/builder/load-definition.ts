@@ -2,6 +2,7 @@
 import {pathToFileURL} from 'node:url';
 import {isWorkflowDefinition, type WorkflowDefinition} from '../contract/define-workflow.ts';
 import {StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 
 export async function loadWorkflowDefinition(
   compiledEntrypoint: string,
@@ -14,7 +15,7 @@ export async function loadWorkflowDefinition(
   } catch (error) {
     throw new StratosError(
       'STRATOS_CONTRACT_MODULE_FAILED',
-      `Loading workflow '${workflowName}' threw while evaluating its module: ${error instanceof Error ? error.message : String(error)}. Keep actions inside run, not at module level.`,
+      `Loading workflow '${workflowName}' threw while evaluating its module: ${describeError(error)}. Keep actions inside run, not at module level.`,
       {cause: error, location: {file: sourceEntrypoint}},
     );
   }

@@ -4,6 +4,7 @@
  */
 import {redactOutputText, redactOutputValue} from '../api/output-redaction.ts';
 import {isStratosError, StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {formatSuggestions, suggestClosest} from '../internal/edit-distance.ts';
 import {packageVersion} from '../internal/package-info.ts';
 import type {CommandContext, CommandOutput} from './commands/command.ts';
@@ -134,13 +135,9 @@ function renderFailure(
 ): number {
   const stratosError = isStratosError(error)
     ? error
-    : new StratosError(
-        'STRATOS_INTERNAL',
-        `Unexpected error: ${error instanceof Error ? error.message : String(error)}`,
-        {
-          cause: error,
-        },
-      );
+    : new StratosError('STRATOS_INTERNAL', `Unexpected error: ${describeError(error)}`, {
+        cause: error,
+      });
   if (stratosError.code === 'STRATOS_INTERNAL' && error instanceof Error && error.stack !== undefined) {
     io.stderr(`${error.stack}\n`);
   }

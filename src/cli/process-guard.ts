@@ -12,6 +12,7 @@ import {
   recordUnfinishedRunsFailed,
 } from '../api/process-failures.ts';
 import {isStratosError, StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 
 /** Node's own `process.exit`: the CLI's exits go through it, past the guard. */
 export const exitProcess: (code?: number) => never = process.exit.bind(process);
@@ -40,9 +41,7 @@ export function guardProcess(output: ProcessGuardOutput): ProcessGuard {
     const stratosError = isStratosError(error) ? error : undefined;
     recordUnfinishedRunsFailed({
       code: stratosError?.code ?? 'STRATOS_INTERNAL',
-      message:
-        stratosError?.message ??
-        `Unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+      message: stratosError?.message ?? `Unexpected error: ${describeError(error)}`,
     });
     endedWith = output.fail(error);
     exitProcess(endedWith);

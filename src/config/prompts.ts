@@ -12,6 +12,7 @@
  */
 import {StratosError} from '../errors/index.ts';
 import {resolveConfiguredPath} from '../internal/configured-path.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {NotRegularFileError, readRegularFile} from '../internal/regular-file.ts';
 import {isPlainObject} from './precedence.ts';
 
@@ -169,7 +170,7 @@ async function render(source: string, variables: PromptVariables, field: string)
   try {
     return template(variables);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeError(error);
     const missing = /"([^"]+)" not defined/.exec(message);
     if (missing !== null) {
       throw new StratosError(
@@ -183,7 +184,7 @@ async function render(source: string, variables: PromptVariables, field: string)
 }
 
 function invalidTemplate(error: unknown, field: string): StratosError {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = describeError(error);
   return new StratosError(
     'STRATOS_PROMPT_INVALID',
     `The ${field} is not a valid Handlebars template: ${message}`,

@@ -5,6 +5,7 @@
  */
 
 import {StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 
 export interface OwnedResource {
   /** For reports: `mcp:github`, `agent:reviewer`. */
@@ -57,7 +58,7 @@ export class ResourceRegistry {
 }
 
 function describeCleanupFailure(label: string, error: unknown): StratosError {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = describeError(error);
   return new StratosError(
     'STRATOS_CLEANUP_FAILED',
     `Cleanup of ${label} failed: ${reason.replace(/\.?$/, '.')} The run's result or error stands; check that nothing ${label} started is still running.`,

@@ -4,6 +4,7 @@
  */
 import type {z} from 'zod';
 import {type Diagnostic, isStratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {type ContractSide, checkSchemaNode} from './contract-rules.ts';
 import {isWorkflowDefinition} from './define-workflow.ts';
 import {exportSideSchema} from './json-schema-export.ts';
@@ -52,7 +53,7 @@ function checkSide(schema: unknown, side: ContractSide): Diagnostic[] {
       diagnostics.push({
         code: 'STRATOS_CONTRACT_UNREPRESENTABLE',
         severity: 'error',
-        message: `The z.lazy() schema at '${sidePath(side, node.path)}' threw when resolved: ${errorText(error)}.`,
+        message: `The z.lazy() schema at '${sidePath(side, node.path)}' threw when resolved: ${describeError(error)}.`,
         path: sidePath(side, node.path),
       });
     },
@@ -124,8 +125,4 @@ function isZod4Schema(value: unknown): value is z.core.$ZodTypes {
     typeof (def as {type?: unknown}).type === 'string' &&
     version?.major === 4
   );
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

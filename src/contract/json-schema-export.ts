@@ -5,6 +5,7 @@
  */
 import {z} from 'zod';
 import {StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import type {ContractSide} from './contract-rules.ts';
 import type {WorkflowDefinition} from './define-workflow.ts';
 import {findDescription, ownDescription} from './schema-description.ts';
@@ -52,7 +53,7 @@ export function exportSideSchema(schema: z.core.$ZodType, side: ContractSide): J
   } catch (error) {
     throw new StratosError(
       'STRATOS_CONTRACT_UNREPRESENTABLE',
-      `The ${side} schema cannot be exported as JSON Schema: ${error instanceof Error ? error.message : String(error)}. ` +
+      `The ${side} schema cannot be exported as JSON Schema: ${describeError(error)}. ` +
         'Run stratos build to see which field is affected.',
       {cause: error},
     );

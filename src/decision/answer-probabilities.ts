@@ -1,5 +1,5 @@
 /**
- * Probabilities of a constrained answer from token log-probabilities (docs/decision.md, "How probabilities are
+ * Probabilities of a constrained answer from token log-probabilities (docs/structured-decisions.md, "How probabilities are
  * computed"). Each option of a question is one JSON literal (`"A"`, `"3"`, `true`) that the response schema
  * allows at the question's field. Walking the generated tokens from the one that covers the start of that field's
  * value, every top candidate token whose text is consistent with exactly one still-possible option adds

@@ -6,6 +6,7 @@
  * signal stops the running attempt and any retry wait. Not a general retry engine.
  */
 import {isStratosError, StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 
 export const decisionRetries = 3;
 export const decisionRetryDelayMs = 1000;
@@ -74,14 +75,14 @@ export async function requestWithRetries<T>(
         durationMs: elapsed(),
         ...(status === undefined ? {} : {status}),
         ...(isStratosError(failure) ? {code: failure.code} : {}),
-        message: failure instanceof Error ? failure.message : String(failure),
+        message: describeError(failure),
       });
       if (!retryable) {
         // An answer or contract error (or a model that is not installed) is already the error to show.
         if (isStratosError(failure) && failure.code !== 'STRATOS_OLLAMA_REQUEST_FAILED') throw failure;
         throw new StratosError(
           'STRATOS_DECISION_REQUEST_FAILED',
-          `${options.label} failed and was not retried: ${failure instanceof Error ? failure.message : String(failure)}`,
+          `${options.label} failed and was not retried: ${describeError(failure)}`,
           {cause: failure, details: {attempts: number, ...(status === undefined ? {} : {status})}},
         );
       }
@@ -95,7 +96,7 @@ export async function requestWithRetries<T>(
   const status = statusOf(lastError);
   throw new StratosError(
     'STRATOS_DECISION_REQUEST_FAILED',
-    `${options.label} failed after ${decisionRetries + 1} attempts: ${lastError instanceof Error ? lastError.message : String(lastError)}`,
+    `${options.label} failed after ${decisionRetries + 1} attempts: ${describeError(lastError)}`,
     {cause: lastError, details: {attempts: decisionRetries + 1, ...(status === undefined ? {} : {status})}},
   );
 }

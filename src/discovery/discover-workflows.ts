@@ -37,7 +37,7 @@ export async function discoverRoot(root: DiscoveryRoot): Promise<WorkflowHandle[
 /**
  * The workflow folders of a root, and a warning for each symbolic link to a workflow folder, which discovery skips:
  * a build writes `dist/` and `generated/` inside the workflow folder, and through a link that would be outside the
- * root (docs/decisions.md).
+ * root (docs/contributing/decision-log.md).
  */
 async function readRoot(root: DiscoveryRoot): Promise<{workflows: WorkflowHandle[]; skipped: Diagnostic[]}> {
   // Synchronous reads of a few small files: faster than the promise API's thread-pool round trips (json-file.ts).

@@ -6,6 +6,7 @@
  * Workflow input and output (before schema validation), test case files and MCP tool results are all held to it;
  * `maxDepth` is for a document that holds such values a few levels down (a test case file).
  */
+import {describeError} from './describe-error.ts';
 
 /** Objects and arrays nested deeper than this are rejected in workflow input and output (and MCP tool results). */
 export const MAX_VALUE_DEPTH = 100;
@@ -49,7 +50,7 @@ export function toJsonValue(value: unknown, maxDepth = MAX_VALUE_DEPTH): JsonVal
     try {
       problem = convertOne(item, stack, open, exits, maxDepth);
     } catch (error) {
-      problem = `Reading it as JSON threw: ${error instanceof Error ? error.message : String(error)}. Return plain data.`;
+      problem = `Reading it as JSON threw: ${describeError(error)}. Return plain data.`;
     }
     if (problem !== undefined) return {ok: false, issue: {path: item.path, message: problem}};
   }
@@ -78,7 +79,7 @@ function convertOne(
     try {
       current = (current as {toJSON: (key: string) => unknown}).toJSON(item.key);
     } catch (error) {
-      return `Its toJSON() method threw: ${error instanceof Error ? error.message : String(error)}. Return plain data, or fix toJSON().`;
+      return `Its toJSON() method threw: ${describeError(error)}. Return plain data, or fix toJSON().`;
     }
   }
   if (current instanceof Number || current instanceof String || current instanceof Boolean) {

@@ -1,6 +1,6 @@
 /** The workflow.yaml manifest: parsing, validation, description budgets and source locations. */
 
-export {budgetAmountProblem, checkBudgetValue} from './budget.ts';
+export {budgetAmountProblem, checkBudgetValue} from './budget-value.ts';
 export {
   checkDecisionField,
   type DecisionField,

@@ -19,6 +19,7 @@ import {openStep} from '../context/step-seam.ts';
 import {formatValidationIssues, type ValidationIssue} from '../contract/validate.ts';
 import {discoverRoot, readWorkflowFolder, type WorkflowHandle} from '../discovery/index.ts';
 import {StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {executeWorkflow} from './execute-workflow.ts';
 
 /** Agent and decision settings and a budget bound for a child, with the precedence of invocation overrides. */
@@ -176,7 +177,7 @@ function childFailure(
     error instanceof StratosError && error.code === 'STRATOS_RUN_FAILED' && error.cause !== undefined
       ? error.cause
       : error;
-  const message = inner instanceof Error ? inner.message : String(inner);
+  const message = describeError(inner);
   const code = error instanceof StratosError ? error.code : undefined;
   return new StratosError('STRATOS_WORKFLOW_CHILD_FAILED', `Child workflow '${name}' failed: ${message}`, {
     cause: error,

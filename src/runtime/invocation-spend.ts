@@ -7,7 +7,8 @@
 import type {ExecutionContext, InvokedWorkflow} from '../context/execution-context.ts';
 import {SpendScope} from '../context/spend-scope.ts';
 import {StratosError} from '../errors/index.ts';
-import {checkBudgetValue, type WorkflowBudget} from '../manifest/index.ts';
+import {checkBudgetValue} from '../manifest/budget-value.ts';
+import type {WorkflowBudget} from '../manifest/index.ts';
 import type {InvocationRecorder} from '../telemetry/index.ts';
 
 /** Opens the spend scope of an invocation under its parent's (a new root for a top-level run). */

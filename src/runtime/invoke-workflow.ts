@@ -20,6 +20,7 @@ import {
   type StratosErrorOptions,
   WorkflowInputError,
 } from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {isRecord} from '../internal/json-file.ts';
 import {randomHex} from '../internal/random-hex.ts';
 import {resolveStratosHome} from '../internal/stratos-home.ts';
@@ -340,7 +341,7 @@ function asStratosError(
   location?: StratosErrorOptions['location'],
 ): StratosError {
   if (isStratosError(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = describeError(error);
   return new StratosError('STRATOS_RUN_FAILED', `Workflow '${workflow}' failed: ${message}`, {
     cause: error,
     location,

@@ -13,6 +13,8 @@
 import type {ExecutionContext} from '../context/execution-context.ts';
 import {findExecutionContext} from '../context/execution-context.ts';
 import {StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
+import {runUntilInterrupted} from './run-until-interrupted.ts';
 
 /** What the process saw, to be turned into a failure of the running workflows it belongs to. */
 export type ProcessFailure =
@@ -44,7 +46,7 @@ export function watchRunningBody<T>(
   body: () => T | Promise<T>,
 ): Promise<T> {
   if (parent !== undefined) parents.set(context, parent);
-  return new Promise<T>((resolve, reject) => {
+  return runUntilInterrupted(body, (reject) => {
     const entry: RunningBody = {
       context,
       fail(error) {
@@ -53,24 +55,9 @@ export function watchRunningBody<T>(
       },
     };
     running.set(context, entry);
-    const settle = () => {
+    return () => {
       if (running.get(context) === entry) running.delete(context);
     };
-    try {
-      Promise.resolve(body()).then(
-        (value) => {
-          settle();
-          resolve(value);
-        },
-        (error: unknown) => {
-          settle();
-          reject(error);
-        },
-      );
-    } catch (error) {
-      settle();
-      reject(error);
-    }
   });
 }
 
@@ -161,7 +148,7 @@ function failureError(failure: ProcessFailure, workflow: string, late: boolean):
         {details: {workflow}},
       );
     case 'uncaught': {
-      const message = failure.error instanceof Error ? failure.error.message : String(failure.error);
+      const message = describeError(failure.error);
       const what =
         failure.origin === 'uncaughtException'
           ? 'threw an exception that nothing caught'

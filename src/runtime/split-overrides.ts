@@ -3,7 +3,7 @@
 import type {InvocationOverrides} from '../context/execution-context.ts';
 import {WorkflowInputError} from '../errors/index.ts';
 import {isRecord} from '../internal/json-file.ts';
-import {checkBudgetValue} from '../manifest/index.ts';
+import {checkBudgetValue} from '../manifest/budget-value.ts';
 
 const sections = ['agents', 'decisions', 'budget'] as const;
 

@@ -5,6 +5,7 @@
  * what the invocation owns (agents, MCP clients, child invocations).
  */
 import {isStratosError, StratosError} from '../errors/index.ts';
+import {runUntilInterrupted} from './run-until-interrupted.ts';
 
 export function untilCancelled<T>(
   signal: AbortSignal,
@@ -12,29 +13,18 @@ export function untilCancelled<T>(
   body: () => T | Promise<T>,
 ): Promise<T> {
   if (signal.aborted) return Promise.reject(cancellationError(signal.reason, workflow));
-  return new Promise<T>((resolve, reject) => {
-    // Work that ends on the signal itself (an operation rejecting with it) settles within microtasks: one turn
-    // of the event loop lets it be recorded as cancelled before the invocation ends without the body.
-    const onAbort = () => setImmediate(() => reject(cancellationError(signal.reason, workflow)));
-    signal.addEventListener('abort', onAbort, {once: true});
-    const settle = () => signal.removeEventListener('abort', onAbort);
-    try {
-      Promise.resolve(body()).then(
-        (value) => {
-          settle();
-          resolve(value);
-        },
-        (error: unknown) => {
-          settle();
-          // A body that stops because it was cancelled fails as the cancellation, with its own error as the cause.
-          reject(signal.aborted ? cancellationError(signal.reason, workflow, error) : error);
-        },
-      );
-    } catch (error) {
-      settle();
-      reject(error);
-    }
-  });
+  return runUntilInterrupted(
+    body,
+    (reject) => {
+      // Work that ends on the signal itself (an operation rejecting with it) settles within microtasks: one turn
+      // of the event loop lets it be recorded as cancelled before the invocation ends without the body.
+      const onAbort = () => setImmediate(() => reject(cancellationError(signal.reason, workflow)));
+      signal.addEventListener('abort', onAbort, {once: true});
+      return () => signal.removeEventListener('abort', onAbort);
+    },
+    // A body that stops because it was cancelled fails as the cancellation, with its own error as the cause.
+    (error) => (signal.aborted ? cancellationError(signal.reason, workflow, error) : error),
+  );
 }
 
 /** The reason as a `STRATOS_RUN_CANCELLED` error: kept when it is one, wrapped (as the cause) when not. */

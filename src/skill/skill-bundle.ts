@@ -2,6 +2,7 @@
 import {stat} from 'node:fs/promises';
 import {join} from 'node:path';
 import {StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import type {SkillFolder} from './skill-agents.ts';
 
 /** Fails with `STRATOS_SKILL_BUNDLE_MISSING` when `<bundle>/SKILL.md` is not a file. */
@@ -24,9 +25,7 @@ export async function checkSkillBundle(bundle: string): Promise<void> {
 export function folderError(folder: SkillFolder, path: string, error: unknown): StratosError {
   const code = (error as NodeJS.ErrnoException).code;
   const readOnly = code === 'EACCES' || code === 'EPERM' || code === 'EROFS';
-  const reason = readOnly
-    ? `the folder is not writable (${code})`
-    : `${error instanceof Error ? error.message : String(error)}`;
+  const reason = readOnly ? `the folder is not writable (${code})` : `${describeError(error)}`;
   return new StratosError(
     'STRATOS_SKILL_FOLDER_UNUSABLE',
     `Cannot change ${path} for ${folder.label}: ${reason}. Make ${folder.folder} writable for your user, then run the command again.`,

@@ -6,6 +6,7 @@
 import {join} from 'node:path';
 import {StratosError} from '../errors/index.ts';
 import {writeFileAtomic} from '../internal/atomic-write.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {isRecord, readJsonFile} from '../internal/json-file.ts';
 import {resolveStratosHome} from '../internal/stratos-home.ts';
 import {isSkillAgentId, type SkillAgentId} from './skill-agents.ts';
@@ -39,7 +40,7 @@ export async function readSkillRecords(env: NodeJS.ProcessEnv): Promise<SkillRec
   try {
     value = await readJsonFile(file);
   } catch (error) {
-    throw malformed(file, error instanceof Error ? error.message : String(error), error);
+    throw malformed(file, describeError(error), error);
   }
   if (value === undefined) return {file, links: []};
   if (!isRecord(value) || value.version !== 1 || !Array.isArray(value.links)) {

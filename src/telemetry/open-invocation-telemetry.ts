@@ -5,18 +5,20 @@
  * warnings.
  */
 import type {SourceLocation} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {packageVersion} from '../internal/package-info.ts';
 import {RunArtifacts} from './artifacts/run-artifacts.ts';
 import {RUN_SCHEMA_VERSION, type RunStatus, summarizeValue} from './artifacts/run-record.ts';
 import {installConsoleCapture} from './console-capture.ts';
 import {credentialEnvironmentValues, isCredentialEnvironmentName} from './environment-secrets.ts';
 import {type ExporterSettings, type HeaderResolver, resolveDestinations} from './export/destinations.ts';
-import {InvocationRecorder, isCancellationError} from './invocation-recorder.ts';
+import {InvocationRecorder} from './invocation-recorder.ts';
 import type {InvocationTelemetry} from './invocation-telemetry.ts';
+import {isCancellationError} from './recorded-error.ts';
 import {nowMs} from './recording-scope.ts';
 import {isCredentialKey} from './redaction.ts';
 import {RunRecorder} from './run-recorder.ts';
-import {errorMessage, type TelemetryDiagnostic} from './telemetry-diagnostic.ts';
+import type {TelemetryDiagnostic} from './telemetry-diagnostic.ts';
 
 export interface OpenInvocationTelemetryOptions {
   executionId: string;
@@ -74,7 +76,7 @@ export async function openInvocationTelemetry(
   for (const problem of resolved.problems) {
     run.report(
       'STRATOS_TELEMETRY_DESTINATION_INVALID',
-      `Trace destination ${problem.label} of workflow '${options.workflow.name}' is skipped: ${errorMessage(problem.error)}`,
+      `Trace destination ${problem.label} of workflow '${options.workflow.name}' is skipped: ${describeError(problem.error)}`,
     );
   }
   const destinationKeys = [
@@ -106,13 +108,13 @@ export async function openInvocationTelemetry(
         (file, error) =>
           run.report(
             'STRATOS_TELEMETRY_ARTIFACT_FAILED',
-            `Writing ${file} of the run failed: ${errorMessage(error)}`,
+            `Writing ${file} of the run failed: ${describeError(error)}`,
           ),
       );
     } catch (error) {
       run.report(
         'STRATOS_TELEMETRY_ARTIFACT_FAILED',
-        `The run folder under ${options.stratosHome}/runs could not be created: ${errorMessage(error)}`,
+        `The run folder under ${options.stratosHome}/runs could not be created: ${describeError(error)}`,
       );
     }
   }

@@ -4,6 +4,7 @@
  * invocation passes through `record()`, which redacts it: the one recording path.
  */
 import type {ErrorCode} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import type {RunArtifacts} from './artifacts/run-artifacts.ts';
 import type {RunCost} from './artifacts/run-cost.ts';
 import type {EventRecord} from './artifacts/run-record.ts';
@@ -11,7 +12,7 @@ import type {Destination} from './export/destinations.ts';
 import type {TraceExport} from './export/trace-export.ts';
 import {createTraceId} from './ids.ts';
 import {Redactor} from './redaction.ts';
-import {errorMessage, type TelemetryDiagnostic, telemetryWarning} from './telemetry-diagnostic.ts';
+import {type TelemetryDiagnostic, telemetryWarning} from './telemetry-diagnostic.ts';
 
 /** Upper bound on waiting for trace export when a run ends (each exporter request has its own timeout). */
 export const EXPORT_FLUSH_TIMEOUT_MS = 6_000;
@@ -75,7 +76,7 @@ export class RunRecorder {
     } catch (error) {
       this.report(
         'STRATOS_TELEMETRY_RECORDING_FAILED',
-        `Recording a ${partial.type} record failed: ${errorMessage(error)}`,
+        `Recording a ${partial.type} record failed: ${describeError(error)}`,
       );
     }
   }
@@ -91,13 +92,13 @@ export class RunRecorder {
           onFailure: (label, error) =>
             this.report(
               'STRATOS_TELEMETRY_EXPORT_FAILED',
-              `Trace export to ${label} failed: ${errorMessage(error)}`,
+              `Trace export to ${label} failed: ${describeError(error)}`,
             ),
         }),
       (error: unknown) => {
         this.report(
           'STRATOS_TELEMETRY_EXPORT_FAILED',
-          `The OpenTelemetry SDK could not be loaded: ${errorMessage(error)}`,
+          `The OpenTelemetry SDK could not be loaded: ${describeError(error)}`,
         );
         return undefined;
       },
@@ -109,7 +110,7 @@ export class RunRecorder {
       } catch (error) {
         this.report(
           'STRATOS_TELEMETRY_DESTINATION_INVALID',
-          `Trace destination ${destination.label} could not be set up: ${errorMessage(error)}`,
+          `Trace destination ${destination.label} could not be set up: ${describeError(error)}`,
         );
       }
     }

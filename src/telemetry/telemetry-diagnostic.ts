@@ -6,7 +6,3 @@ export type TelemetryDiagnostic = Diagnostic & {severity: 'warning'};
 export function telemetryWarning(code: ErrorCode, message: string): TelemetryDiagnostic {
   return {code, severity: 'warning', message};
 }
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

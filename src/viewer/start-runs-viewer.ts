@@ -6,6 +6,7 @@
 import {randomBytes} from 'node:crypto';
 import {createServer, type Server} from 'node:http';
 import {StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {handleRequest} from './handle-request.ts';
 import {loadPageAssets} from './page-assets.ts';
 import {RunsCatalog} from './runs-catalog.ts';
@@ -55,7 +56,7 @@ export async function startRunsViewer(options: RunsViewerOptions): Promise<RunsV
         'Cache-Control': 'no-store',
         'X-Content-Type-Options': 'nosniff',
       });
-      response.end(`The runs could not be read: ${error instanceof Error ? error.message : String(error)}\n`);
+      response.end(`The runs could not be read: ${describeError(error)}\n`);
     });
   });
   port = await listen(server, options.port ?? 0);

@@ -8,6 +8,7 @@
 import {lstat} from 'node:fs/promises';
 import type {Diagnostic, ErrorCode} from '../errors/index.ts';
 import {isStratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {type CheckoutFinding, inspectCheckout} from './inspect-checkout.ts';
 import {findWorktree} from './list-worktrees.ts';
 import {withRepositoryLock} from './repository-lock.ts';
@@ -82,7 +83,7 @@ export async function cleanUpWorktree(options: CleanUpWorktreeOptions): Promise<
     const why =
       isStratosError(error) && error.code === 'STRATOS_WORKTREE_LOCK_TIMEOUT'
         ? error.message
-        : `its bookkeeping failed: ${error instanceof Error ? error.message : String(error)}`;
+        : `its bookkeeping failed: ${describeError(error)}`;
     return unverified(fallback, why);
   }
 }

@@ -5,6 +5,7 @@
  */
 import type {AcquiredWorktree, WorktreeGate, WorktreeRequest} from '../context/execution-context.ts';
 import {type Diagnostic, isStratosError, StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import type {TelemetryAttributes} from '../telemetry/index.ts';
 import type {CleanupDecision} from './clean-up-worktree.ts';
 
@@ -47,7 +48,7 @@ export class RunWorktrees implements WorktreeGate {
       // A failure of the bookkeeping itself (an unreadable record, a full disk): the agent does not start.
       throw new StratosError(
         'STRATOS_WORKTREE_CREATE_FAILED',
-        `The worktree of agent '${request.agent}' could not be prepared: ${error instanceof Error ? error.message : String(error)}. Fix the cause (the file named, or STRATOS_HOME's disk), then run again.`,
+        `The worktree of agent '${request.agent}' could not be prepared: ${describeError(error)}. Fix the cause (the file named, or STRATOS_HOME's disk), then run again.`,
         {cause: error, details: {agent: request.agent}},
       );
     });

@@ -5,6 +5,7 @@
  * page on is partial. A refused, malformed or unreachable catalog is an error naming the provider.
  */
 import {StratosError} from '../../errors/index.ts';
+import {describeError} from '../../internal/describe-error.ts';
 import type {ModelCatalog} from './check-readiness.ts';
 
 export interface ReadModelCatalogOptions {
@@ -67,7 +68,7 @@ async function fetchCatalog(
   } catch (error) {
     throw new StratosError(
       'STRATOS_AGENT_CATALOG_UNREACHABLE',
-      `The ${provider} model catalog at ${where} could not be read: ${error instanceof Error ? error.message : String(error)}. Check the network and the base URL; no other model was chosen instead.`,
+      `The ${provider} model catalog at ${where} could not be read: ${describeError(error)}. Check the network and the base URL; no other model was chosen instead.`,
       {cause: error, details: {provider, url: where}},
     );
   }

@@ -1,6 +1,7 @@
 import {resolve} from 'node:path';
 import {type RunWorkflowResult, runWorkflow} from '../../api/run-workflow.ts';
 import {StratosError} from '../../errors/index.ts';
+import {describeError} from '../../internal/describe-error.ts';
 import {FileTooLargeError, NotRegularFileError, readRegularFile} from '../../internal/regular-file.ts';
 import type {CommandHandler, CommandOutput} from './command.ts';
 import {requireTarget} from './require-target.ts';
@@ -160,7 +161,7 @@ function parseInput(text: string | undefined, source: string): unknown {
   } catch (error) {
     throw new StratosError(
       'STRATOS_INPUT_JSON_INVALID',
-      `${source} is not valid JSON: ${error instanceof Error ? error.message : String(error)}. Pass one object, for example --input '{"repo":"org/repo"}'.`,
+      `${source} is not valid JSON: ${describeError(error)}. Pass one object, for example --input '{"repo":"org/repo"}'.`,
       {cause: error},
     );
   }

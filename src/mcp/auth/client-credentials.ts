@@ -10,6 +10,7 @@
  */
 import type {FetchLike} from '@modelcontextprotocol/client';
 import {AuthenticationError, registerCredentialSecret} from '../../errors/index.ts';
+import {describeError} from '../../internal/describe-error.ts';
 import type {CredentialRecord, CredentialStore} from '../credentials/index.ts';
 import type {AuthorizationDiscovery} from './discovery.ts';
 import {applyTokenResponse} from './oauth-client-provider.ts';
@@ -211,12 +212,7 @@ async function requestToken(
         base,
       );
     }
-    const reason =
-      options.signal?.aborted === true
-        ? 'the invocation ended'
-        : error instanceof Error
-          ? error.message
-          : String(error);
+    const reason = options.signal?.aborted === true ? 'the invocation ended' : describeError(error);
     throw new AuthenticationError(
       'STRATOS_AUTH_TOKEN_REQUEST_FAILED',
       `The client-credentials token request of ${where} failed: ${reason}. Nothing was stored; try again when the authorization server is reachable.`,

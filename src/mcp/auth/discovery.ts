@@ -7,6 +7,7 @@
  */
 import type {FetchLike, OAuthDiscoveryState} from '@modelcontextprotocol/client';
 import {AuthenticationError} from '../../errors/index.ts';
+import {describeError} from '../../internal/describe-error.ts';
 
 export interface AuthorizationDiscovery {
   serverUrl: string;
@@ -81,7 +82,7 @@ export async function discoverAuthorization(
     if (error instanceof AuthenticationError) throw error;
     throw new AuthenticationError(
       'STRATOS_AUTH_DISCOVERY_FAILED',
-      `The OAuth authorization of MCP server '${options.server}' (${serverUrl}) could not be discovered: ${error instanceof Error ? error.message : String(error)}`,
+      `The OAuth authorization of MCP server '${options.server}' (${serverUrl}) could not be discovered: ${describeError(error)}`,
       {server: options.server, serverUrl, cause: error},
     );
   }
@@ -120,7 +121,7 @@ async function probeChallenge(
   } catch (error) {
     throw new AuthenticationError(
       'STRATOS_AUTH_DISCOVERY_FAILED',
-      `The OAuth authorization of MCP server '${server}' (${serverUrl}) could not be discovered: the server could not be reached (${error instanceof Error ? error.message : String(error)}). Check its URL in mcp.servers of workflow.yaml and that it is running.`,
+      `The OAuth authorization of MCP server '${server}' (${serverUrl}) could not be discovered: the server could not be reached (${describeError(error)}). Check its URL in mcp.servers of workflow.yaml and that it is running.`,
       {server, serverUrl, cause: error},
     );
   }

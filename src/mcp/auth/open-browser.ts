@@ -4,6 +4,8 @@
  * `xdg-open` elsewhere, `explorer` on Windows). The launch fails when the command cannot be started or exits with a
  * non-zero status before sign-in completes; a browser that keeps running is fine.
  */
+import {describeError} from '../../internal/describe-error.ts';
+
 export interface BrowserLaunch {
   /** Settles with the reason once the launch has failed; stays pending while it has not. */
   readonly failed: Promise<Error>;
@@ -60,9 +62,7 @@ export async function openBrowser(url: string, options: OpenBrowserOptions = {})
     });
     child.unref();
   } catch (error) {
-    fail(
-      new Error(`${label} could not be started: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    fail(new Error(`${label} could not be started: ${describeError(error)}`));
   }
   return {
     failed,

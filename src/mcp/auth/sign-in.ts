@@ -7,6 +7,7 @@
 import {randomBytes} from 'node:crypto';
 import type {FetchLike, StoredOAuthClientInformation} from '@modelcontextprotocol/client';
 import {AuthenticationError} from '../../errors/index.ts';
+import {describeError} from '../../internal/describe-error.ts';
 import type {CredentialRecord, CredentialStore} from '../credentials/index.ts';
 import type {AuthorizationDiscovery} from './discovery.ts';
 import {type CallbackResult, startLoopbackCallback} from './loopback-callback.ts';
@@ -109,7 +110,7 @@ export async function signIn(options: SignInOptions): Promise<CredentialRecord> 
   } catch (error) {
     if (error instanceof AuthenticationError) throw error;
     if (options.signal?.aborted === true) throw cancelledError(server, error);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeError(error);
     if (phase === 'exchange') {
       throw new AuthenticationError(
         'STRATOS_AUTH_TOKEN_EXCHANGE_FAILED',

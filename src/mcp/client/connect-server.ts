@@ -8,6 +8,7 @@ import {requireExecutionContext} from '../../context/execution-context.ts';
 import {describeReplayedStep, journaledFailure, replayOutcome} from '../../context/replayed-step.ts';
 import {type OpenedStep, openStep, type StepCall} from '../../context/step-seam.ts';
 import {McpToolError, StratosError} from '../../errors/index.ts';
+import {describeError} from '../../internal/describe-error.ts';
 import {toRecordedJson} from '../../telemetry/index.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
 import {findResultDepthProblem, limitOf, messageLimitError} from './message-limits.ts';
@@ -230,7 +231,7 @@ class Connection implements McpServerConnection {
       }
       throw new StratosError(
         'STRATOS_MCP_CALL_FAILED',
-        `The MCP tool call '${name}' of server '${this.server}' failed: ${error instanceof Error ? error.message : String(error)}`,
+        `The MCP tool call '${name}' of server '${this.server}' failed: ${describeError(error)}`,
         {cause: error, details: {server: this.server, tool: name}},
       );
     }

@@ -3,6 +3,7 @@
  * pages), close. Discovery never calls a tool. The verdict its connect reached is remembered for later connects.
  */
 import {StratosError} from '../../errors/index.ts';
+import {describeError} from '../../internal/describe-error.ts';
 import type {McpServerConfig} from '../../manifest/index.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
 import {limitOf, messageLimitError} from './message-limits.ts';
@@ -68,7 +69,7 @@ export async function discoverMcpTools(options: DiscoverMcpToolsOptions): Promis
       }
       throw new StratosError(
         'STRATOS_MCP_DISCOVERY_FAILED',
-        `Listing the tools of the MCP server '${options.server}' failed: ${error instanceof Error ? error.message : String(error)}`,
+        `Listing the tools of the MCP server '${options.server}' failed: ${describeError(error)}`,
         {cause: error, details: {server: options.server}},
       );
     }

@@ -6,6 +6,7 @@
 import {fileURLToPath} from 'node:url';
 import type {Client} from '@modelcontextprotocol/client';
 import {redactCredentialSecrets, StratosError} from '../../errors/index.ts';
+import {describeError} from '../../internal/describe-error.ts';
 import {packageVersion} from '../../internal/package-info.ts';
 import {limitOf, limitResponseSize, MAX_MCP_MESSAGE_BYTES, type McpMessageLimit} from './message-limits.ts';
 import type {McpNegotiationVerdict} from './negotiation-verdict.ts';
@@ -265,7 +266,7 @@ export class McpClientSession {
         {cause: error, details: {server}},
       );
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeError(error);
     const where = describeTransport(this.#options.spec);
     const stderr = redactStderr(this.#stderr.trim(), this.#options.spec);
     const tail = stderr === '' ? ' It wrote nothing to stderr.' : `\nServer stderr (last lines):\n${stderr}`;

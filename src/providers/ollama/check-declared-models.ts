@@ -7,6 +7,7 @@
  */
 import type {Diagnostic, SourceLocation} from '../../errors/index.ts';
 import {isStratosError} from '../../errors/index.ts';
+import {describeError} from '../../internal/describe-error.ts';
 import {requireModelCapabilities} from './model-capabilities.ts';
 import {createOllamaClient} from './ollama-client.ts';
 
@@ -80,7 +81,7 @@ async function checkDeclaredModels(
       const timedOut = (error as {name?: unknown})?.name === 'TimeoutError';
       if (!timedOut && !isStratosError(error)) throw error;
       const unreachable = timedOut || (isStratosError(error) && error.code === 'STRATOS_OLLAMA_UNREACHABLE');
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = describeError(error);
       diagnostics.push({
         code: isStratosError(error) ? error.code : 'STRATOS_OLLAMA_UNREACHABLE',
         severity: unreachable ? 'warning' : 'error',

@@ -8,6 +8,7 @@ import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {fileURLToPath, pathToFileURL} from 'node:url';
+import {explainChunks, explainImportOf} from '../../helpers/explain-cached-load.ts';
 import {cleanEnv, cliPath} from '../../helpers/run-cli.ts';
 import {createTempProject, echoWorkflow, manifest, type TempProject} from '../../helpers/temp-project.ts';
 
@@ -85,21 +86,33 @@ test('a cached run loads a few bundle chunks and no child_process, worker_thread
   const run = load(['run', 'echo', '--input', '{"text":"hi"}']);
   assert.deepEqual(JSON.parse(run.stdout), {echo: 'HI'});
   expectOnlyBundle(run.stratos);
-  assert.ok(run.stratos.length <= 8, `Stratos files loaded: ${run.stratos.join(', ')}`);
+  assert.ok(
+    run.stratos.length <= 8,
+    `Stratos files loaded: ${run.stratos.join(', ')}\n${explainChunks(run.stratos)}`,
+  );
   assert.deepEqual(run.promiseCalls, [], 'small files are read and written synchronously');
   // net and the streams: the CLI writes its own output to the descriptor (cli/output/process-output.ts).
   for (const name of ['child_process', 'worker_threads', 'perf_hooks', 'internal/util/diff', 'net', 'stream'])
-    assert.ok(!run.builtins.includes(name), `${name} is not loaded`);
+    assert.ok(
+      !run.builtins.includes(name),
+      `${name} is loaded: ${explainImportOf(`node:${name}`, ['build', 'entry', 'run'])}`,
+    );
 });
 
 test('a no-op build loads a few bundle chunks, no zod and no worker_threads', () => {
   const build = load(['build', 'echo']);
   expectOnlyBundle(build.stratos);
-  assert.ok(build.stratos.length <= 5, `Stratos files loaded: ${build.stratos.join(', ')}`);
+  assert.ok(
+    build.stratos.length <= 5,
+    `Stratos files loaded: ${build.stratos.join(', ')}\n${explainChunks(build.stratos)}`,
+  );
   assert.deepEqual(build.promiseCalls, [], 'small files are read and written synchronously');
-  assert.equal(build.zod, 0, 'zod is not loaded');
+  assert.equal(build.zod, 0, `zod is loaded: ${explainImportOf('zod', ['build'])}`);
   for (const name of ['child_process', 'worker_threads', 'perf_hooks', 'stream', 'net'])
-    assert.ok(!build.builtins.includes(name), `${name} is not loaded`);
+    assert.ok(
+      !build.builtins.includes(name),
+      `${name} is loaded: ${explainImportOf(`node:${name}`, ['build'])}`,
+    );
 });
 
 test('output sent to /dev/null is not taken for a terminal: no tty, net or streams are loaded', () => {
