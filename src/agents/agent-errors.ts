@@ -4,6 +4,7 @@
  */
 import {relative} from 'node:path';
 import {AgentRunError, isStratosError, StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {HookFailure} from './harness-kit/hooks.ts';
 import type {ModelUnavailableError} from './harness-kit/model-unavailable-error.ts';
 import type {SessionProcess} from './selection/find-session-processes.ts';
@@ -29,7 +30,7 @@ export function mapRunError(error: unknown, signal: AbortSignal, subject: AgentE
     });
   }
   if (isStratosError(error)) return error;
-  return new AgentRunError(describeErrorMessage(error), {...subject, cause: error});
+  return new AgentRunError(describeError(error), {...subject, cause: error});
 }
 
 /** STRATOS_AGENT_BUSY: a second execute while one runs; only the second call fails. */
@@ -71,7 +72,7 @@ export function mapSessionStartError(
   if (isStratosError(error)) return error;
   return new StratosError(
     'STRATOS_AGENT_INIT_FAILED',
-    `Agent '${subject.agent}' could not start its ${subject.harness} session: ${describeErrorMessage(error)} A later execute may try again.`,
+    `Agent '${subject.agent}' could not start its ${subject.harness} session: ${describeError(error)} A later execute may try again.`,
     {
       cause: error,
       details: {
@@ -90,7 +91,7 @@ export function createRejectionCloseError(
   subject: AgentErrorSubject,
 ): AgentRunError {
   return new AgentRunError(
-    `${rejection.message} Its session could not be closed (${describeErrorMessage(closeError)}), so no other model is tried.`,
+    `${rejection.message} Its session could not be closed (${describeError(closeError)}), so no other model is tried.`,
     {...subject, cause: new AggregateError([rejection, closeError])},
   );
 }
@@ -118,9 +119,4 @@ export function createNoCandidateLeftError(
     ...subject,
     cause: rejection,
   });
-}
-
-/** The message of a thrown value, whatever was thrown. */
-export function describeErrorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,7 +4,7 @@
  * original failure beside its own.
  */
 import {AgentRunError} from '../errors/index.ts';
-import {describeErrorMessage} from './agent-errors.ts';
+import {describeError} from '../internal/describe-error.ts';
 import type {AgentHooks, AgentLifecycleEvent} from './harness-kit/hooks.ts';
 
 /**
@@ -31,7 +31,7 @@ export async function runWithLifecycleHooks<Output>(
       } catch (hookError) {
         // Both are kept: the original failure stays the error, the reporting failure rides along.
         throw new AgentRunError(
-          `the onError hook threw while reporting a failure: ${describeErrorMessage(hookError)}`,
+          `the onError hook threw while reporting a failure: ${describeError(hookError)}`,
           {
             code: 'STRATOS_AGENT_HOOK_FAILED',
             agent: event.agent,
@@ -54,7 +54,7 @@ async function runHook(
   try {
     await fn();
   } catch (error) {
-    throw new AgentRunError(`the ${hook} hook threw: ${describeErrorMessage(error)}`, {
+    throw new AgentRunError(`the ${hook} hook threw: ${describeError(error)}`, {
       code: 'STRATOS_AGENT_HOOK_FAILED',
       agent: event.agent,
       harness: harness(),

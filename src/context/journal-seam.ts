@@ -4,6 +4,7 @@
  * A resumed run's store starts with the original's entries (see `run-journal.ts`), so it can itself be resumed.
  */
 import {StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {findCurrentSpanId} from './replayed-step.ts';
 import type {JournalEntry, JournalStore} from './step-journal.ts';
 import type {StepCall, StepSeam} from './step-seam.ts';
@@ -92,7 +93,7 @@ function seamAt(state: SeamState, position: string): StepSeam {
           } catch (error) {
             throw new StratosError(
               'STRATOS_RESUME_JOURNAL_FAILED',
-              `Step '${key}' completed but could not be written to the run's journal: ${error instanceof Error ? error.message : String(error)}. Free disk space or fix the run folder's permissions, then resume the run.`,
+              `Step '${key}' completed but could not be written to the run's journal: ${describeError(error)}. Free disk space or fix the run folder's permissions, then resume the run.`,
               {cause: error, details: {step: key}},
             );
           }

@@ -4,6 +4,7 @@
  * outcome of a failed live step as the journal keeps it.
  */
 import {type ErrorCode, isStratosError, StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {recordingScope} from '../telemetry/recording-scope.ts';
 import type {JournalEntry} from './step-journal.ts';
 
@@ -41,7 +42,7 @@ export function journaledFailure(error: unknown): JournalEntry['outcome'] | unde
   if (code.startsWith('STRATOS_RESUME_')) return;
   if (code.endsWith('_CANCELLED') || (error instanceof Error && error.name === 'AbortError')) return;
   if (isStratosError(error) && (error as {cancelled?: boolean}).cancelled === true) return;
-  return {error: {code, message: error instanceof Error ? error.message : String(error)}};
+  return {error: {code, message: describeError(error)}};
 }
 
 /** The span id of the operation running now, kept with the journal entry. */

@@ -7,6 +7,7 @@ import {openJsonlJournalStore} from '../context/jsonl-journal-store.ts';
 import type {JournalEntry, JournalStore} from '../context/step-journal.ts';
 import type {StepSeam} from '../context/step-seam.ts';
 import {StratosError} from '../errors/index.ts';
+import {describeError} from '../internal/describe-error.ts';
 import {fingerprintAuthoredFiles} from './authored-files.ts';
 import {writeResumeRecord} from './resume-record.ts';
 
@@ -42,7 +43,7 @@ export function openRunJournal(options: OpenRunJournalOptions): StepSeam {
       });
     } catch (error) {
       options.report(
-        `Writing resume.json of the run failed, so it cannot be resumed: ${error instanceof Error ? error.message : String(error)}`,
+        `Writing resume.json of the run failed, so it cannot be resumed: ${describeError(error)}`,
       );
     }
   }
@@ -59,7 +60,7 @@ function openStore(runDirectory: string, resume: ResumeSource | undefined): Jour
   } catch (error) {
     throw new StratosError(
       'STRATOS_RESUME_JOURNAL_FAILED',
-      `The journal of run ${resume?.resumedFrom ?? ''} could not be carried into the new run folder ${runDirectory}: ${error instanceof Error ? error.message : String(error)}. Free disk space or fix the folder's permissions, then resume again.`,
+      `The journal of run ${resume?.resumedFrom ?? ''} could not be carried into the new run folder ${runDirectory}: ${describeError(error)}. Free disk space or fix the folder's permissions, then resume again.`,
       {cause: error},
     );
   }

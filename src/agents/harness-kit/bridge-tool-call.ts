@@ -4,6 +4,7 @@
  * failing hooks become error results (`isError: true`), valid for every tool.
  */
 import type {CallToolResult} from '@modelcontextprotocol/server';
+import {describeError} from '../../internal/describe-error.ts';
 import {applyAfterTool, applyBeforeTool} from './apply-tool-hooks.ts';
 import type {AgentHooks, HookFailure} from './hooks.ts';
 import type {McpUpstream} from './mcp-upstream-pool.ts';
@@ -43,7 +44,7 @@ export class BridgeToolCalls {
     try {
       result = await upstream.callTool(tool, before.input, signal);
     } catch (error) {
-      return errorResult(`The MCP tool '${tool}' of server '${server}' failed: ${messageOf(error)}`);
+      return errorResult(`The MCP tool '${tool}' of server '${server}' failed: ${describeError(error)}`);
     }
     const after = await applyAfterTool(this.#hooks, {...call, input: before.input}, result);
     if (after.action === 'fail') return this.#failed(after.failure);
@@ -69,8 +70,4 @@ function errorResult(text: string): CallToolResult {
  */
 function withheldResult(feedback: string): CallToolResult {
   return errorResult(feedback);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

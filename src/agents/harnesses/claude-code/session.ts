@@ -8,6 +8,7 @@
 import {randomUUID} from 'node:crypto';
 import type {Options, Query, SDKMessage, SDKUserMessage} from '@anthropic-ai/claude-agent-sdk';
 import {AgentRunError} from '../../../errors/index.ts';
+import {describeError} from '../../../internal/describe-error.ts';
 import type {
   HarnessSession,
   HarnessSessionOptions,
@@ -147,10 +148,11 @@ export class ClaudeCodeSession implements HarnessSession {
         'the Claude Code process ended, so the conversation cannot go on; create a new agent to start another.',
       );
     } catch (error) {
-      this.#ended ??= new AgentRunError(
-        `the Claude Code process failed: ${error instanceof Error ? error.message : String(error)}`,
-        {agent: this.#options.agent, harness: 'claude-code', cause: error},
-      );
+      this.#ended ??= new AgentRunError(`the Claude Code process failed: ${describeError(error)}`, {
+        agent: this.#options.agent,
+        harness: 'claude-code',
+        cause: error,
+      });
     }
     if (this.#turn !== undefined) this.#settle(undefined, this.#ended);
   }

@@ -5,6 +5,7 @@
  */
 import type {ThreadEvent} from '@openai/codex-sdk';
 import {StratosError} from '../../../errors/index.ts';
+import {describeError} from '../../../internal/describe-error.ts';
 import type {HarnessTurnResult} from '../../harness.ts';
 import type {AgentEvent} from '../../harness-kit/hooks.ts';
 import {describeToolCall} from '../../harness-kit/tool-call.ts';
@@ -108,7 +109,7 @@ export function parseStructured(text: string): HarnessTurnResult {
  * server and the reason (`required MCP servers failed to initialize: counter: timed out handshaking ...`).
  */
 export function toMcpStartupError(error: unknown, agent: string): StratosError | undefined {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = describeError(error);
   const match = /required MCP servers failed to initialize: ([^\n]*)/.exec(message);
   if (match === null) return undefined;
   const reason = match[1]!.trim();
