@@ -59,11 +59,11 @@ export const allowedImports: Record<string, string[]> = {
   skill: [...base, 'config'],
   builder: [...primitives, 'discovery', 'contract'],
   runtime: belowRuntime,
-  testing: [...belowRuntime, 'runtime'],
+  cases: [...belowRuntime, 'runtime'],
   viewer: [...belowRuntime, 'runtime'],
-  api: [...belowRuntime, 'runtime', 'testing', 'viewer'],
+  api: [...belowRuntime, 'runtime', 'cases', 'viewer'],
   cli: ['api', 'errors', 'internal'],
-  entry: [...belowRuntime, 'runtime', 'testing', 'viewer', 'api'],
+  entry: [...belowRuntime, 'runtime', 'cases', 'viewer', 'api'],
 };
 
 /** Why a layer may import what it does, where the table alone does not say it. */

@@ -1,17 +1,17 @@
 /**
  * `stratos runs record <run> --case <name>`: writes `<workflow>/tests/<name>.yaml` from a recorded run's
- * artifacts (src/testing/record-case.ts). It never overwrites a case.
+ * artifacts (src/cases/record-case.ts). It never overwrites a case.
  */
 import {lstat, mkdir, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {stringify} from 'yaml';
+import {assertCaseName, caseExtensions} from '../cases/case-name.ts';
+import {recordTestCase} from '../cases/record-case.ts';
+import {CASES_FOLDER} from '../cases/test-case.ts';
 import {StratosError} from '../errors/index.ts';
 import {isNotFound} from '../internal/json-file.ts';
 import {describeFileKind} from '../internal/regular-file.ts';
 import {readRunRecord} from '../telemetry/artifacts/run-store.ts';
-import {assertCaseName, caseExtensions} from '../testing/case-name.ts';
-import {recordTestCase} from '../testing/record-case.ts';
-import {CASES_FOLDER} from '../testing/test-case.ts';
 import type {HostOptions} from './host.ts';
 import {showRun} from './runs.ts';
 

@@ -4,13 +4,13 @@
  * Each workflow is built first when stale, one at a time (builds of a root share its links).
  */
 import {loadWorkflowDefinition, prepareWorkflow, resolveWorkflowPaths} from '../builder/index.ts';
+import {type CaseReport, runTestCase} from '../cases/run-test-case.ts';
+import {type CaseFile, readTestCases} from '../cases/test-case.ts';
 import {readSettings} from '../config/settings.ts';
 import type {WorkflowDefinition} from '../contract/index.ts';
 import type {WorkflowHandle} from '../discovery/index.ts';
 import {type Diagnostic, isStratosError, StratosError} from '../errors/index.ts';
 import {describeError} from '../internal/describe-error.ts';
-import {type CaseReport, runTestCase} from '../testing/run-test-case.ts';
-import {type CaseFile, readTestCases} from '../testing/test-case.ts';
 import {discover, findWorkflow, type HostOptions, resolveHost} from './host.ts';
 import {type ProgressOptions, progressOption, warningsOf} from './progress.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Scripted answers: what `stratos test` puts in an execution context so that agents, decisions and MCP calls are
  * answered from a saved case instead of a model or a server. The execution context carries it; children inherit
- * their parent's. The implementation lives in `src/testing/`; the primitives only consult this interface, each at
+ * their parent's. The implementation lives in `src/cases/`; the primitives only consult this interface, each at
  * one interception point:
  *
  * - agents (`src/agents/begin-turn.ts`): `agent()` after the prompt renders, before admission and the harness;

@@ -1,8 +1,8 @@
 /** `stratos test [<workflow>]` and `stratos runs record <run> --case <name>` (docs/testing.md). */
 import {recordCaseFromRun} from '../../api/record-test-case.ts';
 import {testWorkflows} from '../../api/test-workflows.ts';
+import type {CaseReport} from '../../cases/run-test-case.ts';
 import {StratosError} from '../../errors/index.ts';
-import type {CaseReport} from '../../testing/run-test-case.ts';
 import {type CommandContext, type CommandHandler, workflowTarget} from './command.ts';
 
 export const testCommand: CommandHandler = async (command, context) => {

@@ -67,7 +67,7 @@ export async function connectMcpServer(options: ConnectMcpServerOptions): Promis
       {details: {server, workflow: workflow.name}},
     );
   }
-  // `stratos test`: a server the case scripts connects to nothing (src/testing/, through the context).
+  // `stratos test`: a server the case scripts connects to nothing (src/cases/, through the context).
   if (context.scripts?.scriptsServer({workflow: workflow.name, server}) === true) {
     const {connectScriptedServer} = await import('./scripted-connection.ts');
     return connectScriptedServer(context, server, options.tools);

@@ -2,9 +2,9 @@
 // needing a value; structured agent replies become `output`, text replies `reply`.
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
+import {NEEDS_VALUE, recordTestCase} from '../../../src/cases/record-case.ts';
 import type {RunTreeNode} from '../../../src/telemetry/artifacts/run-store.ts';
 import type {RunRecord} from '../../../src/telemetry/index.ts';
-import {NEEDS_VALUE, recordTestCase} from '../../../src/testing/record-case.ts';
 
 const record = (input: RunRecord['input']): RunRecord => ({
   schemaVersion: 1,
