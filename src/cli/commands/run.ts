@@ -1,13 +1,23 @@
 import {resolve} from 'node:path';
-import {runWorkflow} from '../../api/run-workflow.ts';
+import {type RunWorkflowResult, runWorkflow} from '../../api/run-workflow.ts';
 import {StratosError} from '../../errors/index.ts';
 import {FileTooLargeError, NotRegularFileError, readRegularFile} from '../../internal/regular-file.ts';
-import type {CommandHandler} from './command.ts';
+import type {CommandHandler, CommandOutput} from './command.ts';
 import {requireTarget} from './require-target.ts';
 
 export const runCommand: CommandHandler = async (command, context) => {
   const target = requireTarget(command, 'run');
   const input = parseInput(...(await readInputText(command.values, context.cwd, context.signal)));
+  if (command.values.queue !== undefined) {
+    const {runQueuedCommand} = await import('./run-queued.ts');
+    return runQueuedCommand(target, input, command, context);
+  }
+  if (command.values.wait === true) {
+    throw new StratosError(
+      'STRATOS_CLI_USAGE',
+      '--wait waits for a queued run; pass it with --queue [<name>].',
+    );
+  }
   const result = await runWorkflow(target, input, {
     cwd: context.cwd,
     env: context.env,
@@ -15,12 +25,29 @@ export const runCommand: CommandHandler = async (command, context) => {
     onNotice: context.notice,
     signal: context.signal,
   });
+  return describeRunResult(result, command.values.verbose === true);
+};
+
+/** What a run's envelope holds: the facts of a local run, or of a queued one its worker returned. */
+export type RunOutcome = Pick<
+  RunWorkflowResult,
+  'executionId' | 'workflow' | 'startedAt' | 'durationMs' | 'runDirectory' | 'warnings' | 'cleanupFailures'
+> &
+  ({ok: true; output: unknown} | {ok: false; error: StratosError});
+
+/** The envelope of a finished run, the same for a local run and a queued run waited for (`--wait`). */
+export function describeRunResult(
+  result: RunOutcome,
+  verbose: boolean,
+  extra: Record<string, unknown> = {},
+): CommandOutput {
   const facts = {
     executionId: result.executionId,
     workflow: result.workflow,
     startedAt: result.startedAt,
     durationMs: result.durationMs,
     ...(result.runDirectory === undefined ? {} : {runDirectory: result.runDirectory}),
+    ...extra,
   };
   // Cleanup failures never replace the result: warnings beside a success, attached to the error of a failure.
   const cleanup = result.cleanupFailures.map((f) => ({
@@ -29,7 +56,7 @@ export const runCommand: CommandHandler = async (command, context) => {
     message: f.error.message,
   }));
   if (!result.ok) {
-    const stack = command.values.verbose === true ? stackOf(result.error) : undefined;
+    const stack = verbose ? stackOf(result.error) : undefined;
     const error = new StratosError(result.error.code, result.error.message, {
       cause: result.error.cause,
       location: result.error.location,
@@ -50,7 +77,7 @@ export const runCommand: CommandHandler = async (command, context) => {
     warnings,
     human: `${JSON.stringify(result.output, null, 2)}\n`,
   };
-};
+}
 
 /** The stack of the innermost error of the chain (the one thrown first), as the run mapped it to the sources. */
 function stackOf(error: Error): string | undefined {
