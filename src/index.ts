@@ -59,3 +59,4 @@ export {
 } from './errors/index.ts';
 // Straight from the module, not runtime/index.ts: the entry must not load the build layer (compiler, parser).
 export {currentExecution, type ExecutionInfo} from './runtime/current-execution.ts';
+export {step} from './runtime/step.ts';

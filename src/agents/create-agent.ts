@@ -12,10 +12,18 @@ import {
   requireExecutionContext,
 } from '../context/execution-context.ts';
 import type {ScriptedAgentAnswer} from '../context/scripted-answers.ts';
+import {type OpenedStep, openStep} from '../context/step-seam.ts';
 import {AgentRunError, isStratosError, StratosError} from '../errors/index.ts';
 import type {OperationScope} from '../telemetry/index.ts';
 import {describeAgentConfiguration, describeAgentSession} from './agent-attributes.ts';
 import {refreshAgentMcpServers} from './agent-mcp-servers.ts';
+import {
+  checkConversationContinuation,
+  describeJournaledTurn,
+  type JournaledConversation,
+  readJournaledConversation,
+  replayAgentTurn,
+} from './agent-resume.ts';
 import {assertHookCoverage} from './check-hook-coverage.ts';
 import type {AgentHarness, HarnessSession} from './harness.ts';
 import {createHarnessEnvironment} from './harness-kit/agent-environment.ts';
@@ -205,6 +213,8 @@ class AgentSession<Output> implements Agent<Output> {
   #state: State = 'new';
   #harness: AgentHarness | undefined;
   #session: HarnessSession | undefined;
+  /** Resume: the native conversation of the last replayed turn, continued by the next session. */
+  #resumeFrom: JournaledConversation | undefined;
   #running: {controller: AbortController; done: Promise<unknown>} | undefined;
   /** Records the running turn's harness observations under its agent span. */
   #observer: TurnTelemetry | undefined;
@@ -277,6 +287,8 @@ class AgentSession<Output> implements Agent<Output> {
         ),
       );
     }
+    // The step is keyed now, in call order, so parallel executes keep their places in the journal.
+    const step = openStep(this.#context, {kind: 'agent', name: this.name, arguments: {prompt, variables}});
     const controller = new AbortController();
     const invocation = this.#context.abortController.signal;
     const onInvocationAbort = () =>
@@ -303,7 +315,7 @@ class AgentSession<Output> implements Agent<Output> {
             structured: this.#code.outputSchema !== undefined,
           }),
         },
-        (scope) => this.#execute(prompt, variables, controller.signal, scope),
+        (scope) => this.#execute(prompt, variables, controller.signal, scope, step),
       )
       .finally(() => {
         invocation.removeEventListener('abort', onInvocationAbort);
@@ -318,6 +330,7 @@ class AgentSession<Output> implements Agent<Output> {
     variables: PromptVariables | undefined,
     signal: AbortSignal,
     scope: OperationScope,
+    step: OpenedStep,
   ): Promise<Output> {
     const workflow = this.#context.workflow;
     // The prompt renders first: a missing variable fails before admission, initialization or any request.
@@ -326,6 +339,11 @@ class AgentSession<Output> implements Agent<Output> {
       variables,
       field: `prompt of agent '${this.name}'`,
     });
+    // Resume: a journaled turn is its recorded answer; the next live turn continues its native conversation.
+    if (step.recorded !== undefined) {
+      this.#resumeFrom = readJournaledConversation(step.recorded);
+      return replayAgentTurn(step.recorded, scope) as Output;
+    }
     // `stratos test`: a scripted reply replaces admission and the harness; hooks and validation still run.
     const scripted = this.#context.scripts?.agent({workflow: workflow.name, agent: this.name, prompt: text});
     const release =
@@ -341,6 +359,13 @@ class AgentSession<Output> implements Agent<Output> {
         scripted === undefined
           ? await this.#turn(text, signal, scope)
           : await this.#scriptedTurn(text, scripted, scope);
+      if (scripted === undefined) {
+        const conversation = this.#session?.conversationId?.();
+        await step.complete(
+          {value: output},
+          describeJournaledTurn(text, this.#current.harness, conversation),
+        );
+      }
       if (hooks.onComplete !== undefined)
         await runLifecycleHook('onComplete', () => hooks.onComplete!({...lifecycle, output}), this);
       return output;
@@ -581,9 +606,12 @@ class AgentSession<Output> implements Agent<Output> {
     const schema = this.#code.outputSchema;
     const finalPrompt =
       worktree === undefined ? systemPrompt : [systemPrompt, worktree.notice].filter(Boolean).join('\n\n');
+    const resumeConversation = checkConversationContinuation(this.name, harness, this.#resumeFrom);
+    this.#resumeFrom = undefined;
     try {
       this.#session = await this.#phase('session', `start ${harness.id} session`, () =>
         harness.createSession({
+          ...(resumeConversation === undefined ? {} : {resumeConversation}),
           agent: this.name,
           model: this.#current.model,
           provider: this.#current.provider,

@@ -31,6 +31,11 @@ export interface HarnessSessionOptions {
   hooks: AgentHooks;
   /** Reports an observation; never awaited. */
   emit: (event: AgentEvent) => void;
+  /**
+   * A native conversation to continue instead of starting one (a resumed run's agent whose earlier turns were
+   * replayed); only given to a harness whose `continuesConversations` is true.
+   */
+  resumeConversation?: string | undefined;
 }
 
 export interface HarnessTurnResult {
@@ -50,6 +55,8 @@ export interface HarnessSession {
   run(prompt: string, options: HarnessTurnOptions): Promise<HarnessTurnResult>;
   /** Ends the conversation and every process it started. Safe to call more than once. */
   close(): Promise<void>;
+  /** The native conversation's identity (a thread or session id), journaled so a resumed run can continue it. */
+  conversationId?(): string | undefined;
 }
 
 /**
@@ -58,5 +65,7 @@ export interface HarnessSession {
  */
 export interface AgentHarness {
   id: HarnessId;
+  /** Whether a session can continue a journaled native conversation (`resumeConversation`). */
+  continuesConversations?: boolean;
   createSession(options: HarnessSessionOptions): Promise<HarnessSession>;
 }

@@ -10,6 +10,7 @@ import {
   totalUsage,
 } from '../telemetry/artifacts/run-store.ts';
 import type {RunStatus} from '../telemetry/index.ts';
+import {findStoredRun} from './find-run.ts';
 import {type HostOptions, resolveHost} from './host.ts';
 
 export {describeStatus} from '../telemetry/artifacts/status-words.ts';
@@ -27,6 +28,8 @@ export interface RunSummary {
   invocationDirectory: string;
   /** The run folder holding run.json, run.log and events.jsonl. */
   directory: string;
+  /** The run folder name of the interrupted run this one resumed (`stratos runs resume`). */
+  resumedFrom?: string;
   /** `location`: the workflow's own frame of an error its code threw (`workflow.ts`, line, column). */
   error?: {code: string; message: string; location?: SourceLocation};
 }
@@ -72,30 +75,7 @@ export interface ShowRunOptions extends HostOptions {
  */
 export async function showRun(target: string, options: ShowRunOptions = {}): Promise<ShowRunResult> {
   const host = resolveHost(options);
-  const stored = await readStoredRuns(host.home);
-  const exact = stored.filter((s) => s.record.runId === target || s.record.executionId === target);
-  const matches =
-    exact.length > 0
-      ? exact
-      : stored.filter((s) => s.record.runId.startsWith(target) || s.record.executionId.startsWith(target));
-  if (matches.length === 0) {
-    throw new StratosError(
-      'STRATOS_RUNS_NOT_FOUND',
-      `No recorded run matches '${target}' under ${host.home}/runs. Run 'stratos runs list --all' to see recorded runs.`,
-      {details: {run: target}},
-    );
-  }
-  if (matches.length > 1) {
-    throw new StratosError(
-      'STRATOS_RUNS_AMBIGUOUS',
-      `'${target}' matches ${matches.length} runs (${matches
-        .slice(0, 5)
-        .map((m) => m.record.runId)
-        .join(', ')}). Pass more of the run id.`,
-      {details: {run: target, matches: matches.map((m) => m.record.runId)}},
-    );
-  }
-  const run = matches[0]!;
+  const run = await findStoredRun(host.home, target);
   let events: Awaited<ReturnType<typeof readRunEvents>>;
   try {
     events = await readRunEvents(run.directory);
@@ -126,6 +106,7 @@ function summarize(stored: StoredRun): RunSummary {
     invocationDirectory: record.invocationDirectory,
     directory: stored.directory,
     ...(record.error === undefined ? {} : {error: record.error}),
+    ...(record.resumedFrom === undefined ? {} : {resumedFrom: record.resumedFrom}),
   };
 }
 

@@ -8,6 +8,7 @@ import type {WorkflowManifest} from '../manifest/index.ts';
 import type {InvocationTelemetry, TelemetryAttributes} from '../telemetry/index.ts';
 import type {ResourceRegistry} from './resource-registry.ts';
 import type {ScriptedAnswers} from './scripted-answers.ts';
+import type {StepSeam} from './step-seam.ts';
 
 /** `overrides` of an invocation input: named agent and decision settings that replace workflow.yaml fields. */
 export interface InvocationOverrides {
@@ -87,6 +88,8 @@ export interface ExecutionContext {
   worktrees?: WorktreeGate;
   /** `stratos test`: answers for agents, decisions and MCP calls from a saved case (inherited by children). */
   scripts?: ScriptedAnswers;
+  /** The step seam of this invocation: step keys, the journal, replay on resume (`step-seam.ts`). */
+  steps?: StepSeam;
 }
 
 const storage = new AsyncLocalStorage<ExecutionContext>();

@@ -16,6 +16,11 @@ export interface JournalEntry {
    */
   key: string;
   kind: StepKind;
+  /**
+   * The step's order among the steps its workflow invocation started (0, 1, ...): a resumed run that asks for
+   * another step at the same place diverges from the journal.
+   */
+  sequence?: number;
   /** Agent configuration, decision name, `server/tool`, child name or step name. */
   name: string;
   /** What the step was asked: the rendered prompt, the questions, the tool arguments, the child input. */

@@ -4,6 +4,8 @@
  * answers, model, usage and every attempt (redacted like everything else); the question builders have none.
  */
 import {requireExecutionContext} from '../context/execution-context.ts';
+import {describeReplayedStep, replayOutcome} from '../context/replayed-step.ts';
+import {openStep} from '../context/step-seam.ts';
 import {isStratosError, StratosError} from '../errors/index.ts';
 import {type DecisionConfig, resolveDecisionSettings} from './decision-settings.ts';
 import type {DecisionMethod} from './ollama-decision.ts';
@@ -65,6 +67,11 @@ export async function decision<const Questions extends Record<string, Question>>
       ? context.abortController.signal
       : AbortSignal.any([context.abortController.signal, request.signal]);
   const attempts: AttemptRecord[] = [];
+  const step = openStep(context, {
+    kind: 'decision',
+    name: settings.name,
+    arguments: {state: request.state, questions: request.questions},
+  });
   return context.telemetry.operation(
     {
       kind: 'decision',
@@ -80,6 +87,10 @@ export async function decision<const Questions extends Record<string, Question>>
       },
     },
     async (scope) => {
+      if (step.recorded !== undefined) {
+        scope.setAttributes(describeReplayedStep(step.recorded));
+        return replayOutcome(step.recorded) as DecisionAnswers<Questions>;
+      }
       // `stratos test`: a case's scripted answers replace the model; they are checked like a provider's.
       const scripted = context.scripts?.decision({
         workflow: context.workflow.name,
@@ -122,6 +133,7 @@ export async function decision<const Questions extends Record<string, Question>>
           'gen_ai.usage.output_tokens': result.usage.outputTokens,
           'stratos.decision.attempts': attempts.length,
         });
+        await step.complete({value: result.answers});
         return result.answers as DecisionAnswers<Questions>;
       } catch (error) {
         scope.setAttributes({'stratos.decision.attempts': attempts.length});

@@ -324,6 +324,23 @@ export const errorCodes = {
   STRATOS_NEW_TEMPLATE_UNKNOWN: 'stratos new was given a template that is not bundled with Stratos.',
   STRATOS_DOCTOR_PROBLEMS: 'stratos doctor found something that needs fixing; each check says how.',
 
+  // durable runs (the step journal, step(), stratos runs resume)
+  STRATOS_STEP_INVALID: 'step() was called without a name or a function, or with a name it cannot key.',
+  STRATOS_STEP_RESULT_INVALID:
+    'A step() function returned a value that is not JSON data, so it cannot be journaled and replayed.',
+  STRATOS_RESUME_JOURNAL_FAILED:
+    "A completed step could not be written to the run's journal, so its result was not handed back.",
+  STRATOS_RESUME_DIVERGED:
+    'On resume, the workflow asked for a different step, or the same step with other arguments, than the journal holds.',
+  STRATOS_RESUME_NOT_RESUMABLE:
+    'The run cannot be resumed: it succeeded, is still running, or has no journal and recorded input.',
+  STRATOS_RESUME_FILES_CHANGED:
+    "The workflow's authored files changed since the run, so its journal may no longer match (see --allow-changed).",
+  STRATOS_RESUME_CONVERSATION_UNSUPPORTED:
+    "An agent's earlier turns were replayed but its harness cannot continue that native conversation.",
+  STRATOS_RESUME_WORKTREE_MISSING:
+    'The worktree checkout an interrupted run used is missing or moved, so the resume cannot continue in it.',
+
   // queued runs and workers (the scale-out engine on DBOS and PostgreSQL, docs/scale-out.md)
   STRATOS_ENGINE_NOT_CONFIGURED:
     'A queue command ran without an engine in settings.json or STRATOS_ENGINE_DATABASE_URL.',

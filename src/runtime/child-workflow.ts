@@ -11,8 +11,11 @@ import {
   type InvocationOverrides,
   requireExecutionContext,
 } from '../context/execution-context.ts';
+import {describeReplayedStep, journaledFailure} from '../context/replayed-step.ts';
 import type {CleanupFailure} from '../context/resource-registry.ts';
 import type {ScriptedChildAnswer} from '../context/scripted-answers.ts';
+import type {JournalEntry} from '../context/step-journal.ts';
+import {openStep} from '../context/step-seam.ts';
 import {formatValidationIssues, type ValidationIssue} from '../contract/validate.ts';
 import {discoverRoot, readWorkflowFolder, type WorkflowHandle} from '../discovery/index.ts';
 import {StratosError} from '../errors/index.ts';
@@ -59,8 +62,13 @@ async function executeChild<Output>(
       {details: {cycle: [...active.slice(active.indexOf(name)), name]}},
     );
   }
-  // `stratos test`: a scripted child's run is its scripted result (it throws when the case scripts no such call).
-  const scripted = parent.scripts?.child({workflow: parent.workflow.name, child: name, input});
+  // The same seam answers a journaled child (resume) and a scripted one (`stratos test`, which throws when the case
+  // scripts no such call): the child is invoked with that result in place of its run.
+  const step = openStep(parent, {kind: 'child', name, arguments: input ?? null});
+  const scripted =
+    step.recorded === undefined
+      ? parent.scripts?.child({workflow: parent.workflow.name, child: name, input})
+      : journaledChildAnswer(step.recorded);
   const cancel = new AbortController();
   let settled: Promise<unknown> = Promise.resolve();
   const unregister = parent.resources.register({
@@ -82,11 +90,16 @@ async function executeChild<Output>(
     parent,
     overrides,
     signal: cancel.signal,
-    ...(scripted === undefined ? {} : {scriptedRun: () => scriptedRun(name, scripted)}),
+    ...(scripted === undefined ? {} : {scriptedRun: () => scriptedRun(name, scripted, step.recorded)}),
+    ...(parent.steps === undefined ? {} : {steps: parent.steps.within(step.key)}),
   }).then(({result}) => result);
   settled = run;
   try {
     const result = await run;
+    if (scripted === undefined) {
+      const outcome = result.ok ? {value: result.output} : journaledFailure(result.error);
+      if (outcome !== undefined) await step.complete(outcome);
+    }
     if (result.ok) return result.output as Output;
     if (scripted?.output !== undefined && result.error.code === 'STRATOS_OUTPUT_INVALID')
       rejectScriptedOutput(parent, name, result.error);
@@ -116,16 +129,31 @@ function assertDeclaredChild(parent: ExecutionContext, name: string): void {
   );
 }
 
-/** The run of a scripted child: the case's result, marked on the child's workflow span. */
-function scriptedRun(name: string, answer: ScriptedChildAnswer): Record<string, unknown> {
-  requireExecutionContext(`Child workflow '${name}'`).telemetry.event('stratos.workflow.scripted', {
-    'stratos.workflow.scripted': answer.error === undefined ? 'output' : answer.error.code,
-  });
+/** The run of a scripted or journaled child: the recorded result, marked on the child's workflow span. */
+function scriptedRun(
+  name: string,
+  answer: ScriptedChildAnswer,
+  journaled: JournalEntry | undefined,
+): Record<string, unknown> {
+  const telemetry = requireExecutionContext(`Child workflow '${name}'`).telemetry;
+  if (journaled !== undefined) telemetry.event('stratos.replayed', describeReplayedStep(journaled));
+  else
+    telemetry.event('stratos.workflow.scripted', {
+      'stratos.workflow.scripted': answer.error === undefined ? 'output' : answer.error.code,
+    });
   if (answer.error !== undefined)
     throw new StratosError(answer.error.code, answer.error.message, {
       details: {workflow: name, scripted: true},
     });
   return structuredClone(answer.output);
+}
+
+/** A journaled child step in the shape of a scripted answer: its output, or its error. */
+function journaledChildAnswer(entry: JournalEntry): ScriptedChildAnswer {
+  const {outcome} = entry;
+  return outcome.error === undefined
+    ? {output: structuredClone(outcome.value) as Record<string, unknown>}
+    : {error: outcome.error as ScriptedChildAnswer['error'] & object};
 }
 
 /** A scripted output the child's own output schema refuses is the case's fault: the case fails, naming it. */

@@ -10,6 +10,7 @@ import type {ExecutionContext} from '../context/execution-context.ts';
 import type {WorkflowDefinition} from '../contract/define-workflow.ts';
 import type {WorkflowHandle} from '../discovery/index.ts';
 import {type InvocationResult, invokeWorkflow} from './invoke-workflow.ts';
+import type {ResumeSource} from './run-journal.ts';
 
 export interface ExecuteWorkflowOptions {
   /** Finds the workflow (a CLI target, or a child by name in its parent's root); throws when there is none. */
@@ -25,6 +26,10 @@ export interface ExecuteWorkflowOptions {
   stratosHome?: string;
   /** `stratos test`: a scripted child keeps its loaded contract (input and output schemas) but not its run. */
   scriptedRun?: WorkflowDefinition['run'];
+  /** A child's step seam (within the step that started it). */
+  steps?: ExecutionContext['steps'];
+  /** `stratos runs resume`: the interrupted run's journal and run folder name. */
+  resume?: ResumeSource;
 }
 
 export interface ExecutedWorkflow {
@@ -63,6 +68,8 @@ export async function executeWorkflow(options: ExecuteWorkflowOptions): Promise<
     ...(options.signal === undefined ? {} : {signal: options.signal}),
     ...(options.notify === undefined ? {} : {notify: options.notify}),
     ...(options.stratosHome === undefined ? {} : {stratosHome: options.stratosHome}),
+    ...(options.steps === undefined ? {} : {steps: options.steps}),
+    ...(options.resume === undefined ? {} : {resume: options.resume}),
   });
   return {workflow, result};
 }

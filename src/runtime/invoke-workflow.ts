@@ -10,6 +10,7 @@ import {
   runInExecutionContext,
 } from '../context/execution-context.ts';
 import {type CleanupFailure, ResourceRegistry} from '../context/resource-registry.ts';
+import type {StepSeam} from '../context/step-seam.ts';
 import type {WorkflowDefinition} from '../contract/define-workflow.ts';
 import {formatValidationIssues, validateWorkflowInput, validateWorkflowOutput} from '../contract/validate.ts';
 import {
@@ -32,6 +33,7 @@ import {
 } from '../telemetry/index.ts';
 import {RunWorktrees} from '../worktrees/run-worktrees.ts';
 import {AdmissionLimiter} from './admission.ts';
+import {openRunJournal, type ResumeSource} from './run-journal.ts';
 import {endRunningBody, watchRunningBody} from './running-bodies.ts';
 import {splitOverrides} from './split-overrides.ts';
 import {untilCancelled} from './until-cancelled.ts';
@@ -55,6 +57,10 @@ export interface InvokeWorkflowOptions {
   stratosHome?: string;
   /** `stratos test`: scripted answers for this invocation; a child inherits its parent's. */
   scripts?: ExecutionContext['scripts'];
+  /** A child's step seam (the parent's, within the child step); a top-level run opens its own journal. */
+  steps?: StepSeam;
+  /** `stratos runs resume`: the interrupted run's journal answers the steps it completed. */
+  resume?: ResumeSource;
   /**
    * The preparation that came before (freshness check, build, load): the invocation starts when it started, and
    * it is the first span under the workflow span.
@@ -122,6 +128,15 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
     if (!validated.ok) throw new WorkflowInputError(name, validated.issues);
     validInput = validated.value as Record<string, unknown>;
     context = openContext(options, executionId, startedAt, split.overrides, abortController, telemetry);
+    context.steps =
+      options.steps ??
+      (await openRunJournal({
+        workflow: options.workflow,
+        input: options.input,
+        invocationDirectory: options.invocationDirectory,
+        runDirectory: telemetry.run.artifacts?.directory,
+        resume: options.resume,
+      }));
   } catch (error) {
     const failed = {ok: false as const, error: asStratosError(error, name)};
     const done = facts([]);
@@ -277,6 +292,7 @@ function openTelemetry(
     parent: options.parent?.telemetry,
     signal,
     stratosHome: options.stratosHome,
+    ...(options.resume === undefined ? {} : {resumedFrom: options.resume.resumedFrom}),
     resolveReferences: (values, field) => resolveReferenceMap(values, {directory, field}),
   });
 }

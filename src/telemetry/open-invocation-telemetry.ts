@@ -40,6 +40,8 @@ export interface OpenInvocationTelemetryOptions {
   signal: AbortSignal;
   /** When set, a top-level run writes run.json, run.log and events.jsonl under `<stratosHome>/runs/`. */
   stratosHome?: string | undefined;
+  /** The run folder name of the interrupted run this one resumes (`resumedFrom` in run.json). */
+  resumedFrom?: string | undefined;
   env?: NodeJS.ProcessEnv;
   /** Resolves `{env:}`/`{file:}` references of a value map (config/references.ts, injected by the runtime). */
   resolveReferences: HeaderResolver;
@@ -99,6 +101,7 @@ export async function openInvocationTelemetry(
           pid: process.pid,
           stratosVersion: packageVersion(),
           input: summarizeValue(run.redactor.redactValue(options.input)),
+          ...(options.resumedFrom === undefined ? {} : {resumedFrom: options.resumedFrom}),
         },
         (file, error) =>
           run.report(

@@ -42,12 +42,12 @@ export function describeRunResult(
   extra: Record<string, unknown> = {},
 ): CommandOutput {
   const facts = {
+    ...extra,
     executionId: result.executionId,
     workflow: result.workflow,
     startedAt: result.startedAt,
     durationMs: result.durationMs,
     ...(result.runDirectory === undefined ? {} : {runDirectory: result.runDirectory}),
-    ...extra,
   };
   // Cleanup failures never replace the result: warnings beside a success, attached to the error of a failure.
   const cleanup = result.cleanupFailures.map((f) => ({

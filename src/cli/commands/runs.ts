@@ -56,6 +56,7 @@ export const runsShowCommand: CommandHandler = async (command, context) => {
   const {run} = result;
   const header = [
     `run ${run.runId}`,
+    ...(run.resumedFrom === undefined ? [] : [`resumed from ${run.resumedFrom}`]),
     `workflow ${run.workflow}: ${statusText(run, context)}${duration(run.durationMs)}`,
     `started ${run.startedAt} (${formatRelativeTime(run.startedAt, Date.now())})`,
     `directory ${run.directory}`,
@@ -91,7 +92,7 @@ function formatRunTable(runs: readonly RunSummary[], all: boolean, context: Comm
   const rows = runs.map((run) => [
     run.runId,
     run.workflow,
-    run.stale ? 'failed (interrupted)' : run.status,
+    (run.stale ? 'failed (interrupted)' : run.status) + (run.resumedFrom === undefined ? '' : ' (resumed)'),
     formatRelativeTime(run.startedAt, now),
     duration(run.durationMs).trim(),
     run.error?.code ?? (run.stale ? 'STRATOS_RUN_INTERRUPTED' : ''),

@@ -179,6 +179,25 @@ export const commands: CommandSpec[] = [
     load: async () => (await import('./runs.ts')).runsShowCommand,
   },
   {
+    name: 'runs resume',
+    summary: 'Resume an interrupted run; journaled steps are not redone.',
+    example: 'stratos runs resume 1de0cda8',
+    positionals: ['run'],
+    options: {
+      json: jsonOption,
+      'allow-changed': {
+        type: 'boolean',
+        description: "Resume even though the workflow's authored files changed since the run.",
+      },
+      verbose: {
+        type: 'boolean',
+        description: "On failure, also show the error's full stack, mapped to the authored .ts files.",
+      },
+    },
+    handlesSignal: true,
+    load: async () => (await import('./runs-resume.ts')).runsResumeCommand,
+  },
+  {
     name: 'runs open',
     summary: 'Open a local page of runs with a waterfall of each.',
     example: 'stratos runs open --no-browser',

@@ -5,6 +5,8 @@
  */
 
 import {requireExecutionContext} from '../../context/execution-context.ts';
+import {describeReplayedStep, journaledFailure, replayOutcome} from '../../context/replayed-step.ts';
+import {type OpenedStep, openStep, type StepCall} from '../../context/step-seam.ts';
 import {McpToolError, StratosError} from '../../errors/index.ts';
 import {toRecordedJson} from '../../telemetry/index.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
@@ -106,6 +108,7 @@ export async function connectMcpServer(options: ConnectMcpServerOptions): Promis
           timeoutMs,
           signal: context.abortController.signal,
           telemetry: context.telemetry,
+          openStep: (call) => openStep(context, call),
           attributes: {...attributes, 'mcp.protocol_version': protocolVersion},
         });
       },
@@ -121,6 +124,8 @@ interface ConnectionSettings {
   timeoutMs: number;
   signal: AbortSignal;
   telemetry: ReturnType<typeof requireExecutionContext>['telemetry'];
+  /** The invocation's step seam: each call is a journaled step. */
+  openStep: (call: StepCall) => OpenedStep;
   attributes: Record<string, string | undefined>;
 }
 
@@ -149,6 +154,11 @@ class Connection implements McpServerConnection {
   }
 
   callTool(name: string, args?: Record<string, unknown>): Promise<McpToolResult> {
+    const step = this.#settings.openStep({
+      kind: 'mcp',
+      name: `${this.server}/${name}`,
+      arguments: args ?? {},
+    });
     return this.#settings.telemetry.operation(
       {
         kind: 'mcp.call',
@@ -161,14 +171,34 @@ class Connection implements McpServerConnection {
         },
       },
       async (scope) => {
-        const result = await this.#call(name, args);
+        if (step.recorded !== undefined) scope.setAttributes(describeReplayedStep(step.recorded));
+        const result = this.#check(name, await this.#answer(name, args, step));
         scope.setAttributes({'gen_ai.tool.call.result': toRecordedJson(recordedResult(result))});
         return result;
       },
     );
   }
 
-  async #call(name: string, args: Record<string, unknown> | undefined): Promise<McpToolResult> {
+  /** The server's result: journaled (resume) or requested, then journaled before anything reads it. */
+  async #answer(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    step: OpenedStep,
+  ): Promise<McpToolResult> {
+    if (step.recorded !== undefined) return replayOutcome(step.recorded) as McpToolResult;
+    let result: McpToolResult;
+    try {
+      result = await this.#request(name, args);
+    } catch (error) {
+      const failure = journaledFailure(error);
+      if (failure !== undefined) await step.complete(failure);
+      throw error;
+    }
+    await step.complete({value: result});
+    return result;
+  }
+
+  async #request(name: string, args: Record<string, unknown> | undefined): Promise<McpToolResult> {
     const tool = this.#tools.get(name);
     if (this.#signal.aborted) throw this.#cancelled(name, this.#signal.reason);
     let result: McpToolResult;
@@ -214,6 +244,11 @@ class Connection implements McpServerConnection {
         deep,
       );
     }
+    return result;
+  }
+
+  #check(name: string, result: McpToolResult): McpToolResult {
+    const tool = this.#tools.get(name);
     if (result.isError === true) throw new McpToolError(this.server, name, result);
     if (tool?.outputSchema !== undefined)
       assertStructuredContent(this.server, name, tool.outputSchema, result.structuredContent);

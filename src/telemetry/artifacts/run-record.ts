@@ -43,6 +43,8 @@ export interface RunRecord {
   output?: ValueSummary;
   /** `location`: the workflow's own frame of an error thrown by its code, relative to the workflow folder. */
   error?: {code: string; message: string; location?: SourceLocation};
+  /** The run folder name of the interrupted run this one resumed (`stratos runs resume`). */
+  resumedFrom?: string;
   /** Artifact and export problems of this run, as reported to the caller. */
   diagnostics?: {code: string; message: string}[];
 }

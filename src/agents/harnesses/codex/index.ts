@@ -50,6 +50,7 @@ const bridgeTokenVariable = 'STRATOS_MCP_BRIDGE_TOKEN';
 
 export const codexHarness: AgentHarness = {
   id: 'codex',
+  continuesConversations: true,
   async createSession(options) {
     const sdk = await importHarnessSdk('codex', codexSdk, () => import('@openai/codex-sdk'));
     const launcherDirectory = await mkdtemp(join(tmpdir(), 'stratos-codex-'));
@@ -136,7 +137,15 @@ class CodexSession implements HarnessSession {
     this.#launcherDirectory = launcherDirectory;
     this.#bridge = bridge;
     this.#mcpJson = JSON.stringify(options.mcpServers);
-    this.#thread = this.#codex(options.mcpServers).startThread(this.#threadOptions());
+    const codex = this.#codex(options.mcpServers);
+    this.#thread =
+      options.resumeConversation === undefined
+        ? codex.startThread(this.#threadOptions())
+        : codex.resumeThread(options.resumeConversation, this.#threadOptions());
+  }
+
+  conversationId(): string | undefined {
+    return this.#thread.id ?? undefined;
   }
 
   /** A bridged control hook threw: stop the running turn; `run` rejects with the hook failure. */
