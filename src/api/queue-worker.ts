@@ -5,6 +5,8 @@
  */
 import {hostname} from 'node:os';
 import {join} from 'node:path';
+import {createJournalSeam} from '../context/journal-seam.ts';
+import type {JournalStore} from '../context/step-journal.ts';
 import type {QueuedRunRequest, QueuedRunResult} from '../engine/queued-run.ts';
 import type {Checkout} from '../engine/repository-identity.ts';
 import type {WorkerReport} from '../engine/run-worker.ts';
@@ -58,7 +60,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerRe
       ...(options.onLog === undefined ? {} : {log: options.onLog}),
       ...(options.onRun === undefined ? {} : {onRun: options.onRun}),
       onReady: () => options.onReady?.({id, queue, repository: checkout.root}),
-      execute: (request) => runQueuedRequest(request, checkout, host.env, id),
+      execute: (request, run) => runQueuedRequest(request, checkout, host.env, id, run.journal),
     });
   } finally {
     release();
@@ -71,6 +73,7 @@ async function runQueuedRequest(
   checkout: Checkout,
   env: NodeJS.ProcessEnv,
   worker: string,
+  journal: JournalStore,
 ): Promise<QueuedRunResult> {
   const startedAt = new Date();
   const failed = (error: StratosError): QueuedRunResult => ({
@@ -93,9 +96,13 @@ async function runQueuedRequest(
     );
   }
   try {
+    // The run's journal is its table rows: a run recovered after its worker died answers the steps it completed
+    // from them (docs/scale-out.md, "Steps").
+    const steps = createJournalSeam(request.workflow, {store: journal, replay: await journal.read()});
     const result = await runWorkflow(join(checkout.root, request.root, request.folder), request.input, {
       cwd: join(checkout.root, request.directory),
       env,
+      steps,
     });
     const cleanup = result.cleanupFailures.map((f) => ({
       code: f.error.code,
