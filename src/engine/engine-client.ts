@@ -5,6 +5,7 @@
 import {randomHex} from '../internal/random-hex.ts';
 import {createDbosLogger, type EngineLog} from './dbos-logger.ts';
 import {loadDbos} from './load-engine-packages.ts';
+import {migrateEngineDatabase} from './migrate-database.ts';
 import {databaseFailed} from './postgres-journal.ts';
 import {
   ENGINE_APPLICATION,
@@ -48,11 +49,11 @@ export interface EngineClient {
  * @throws StratosError STRATOS_ENGINE_PACKAGE_MISSING, STRATOS_ENGINE_DATABASE_FAILED.
  */
 export async function openEngineClient(databaseUrl: string, log?: EngineLog): Promise<EngineClient> {
-  const {DBOS, DBOSClient} = await loadDbos();
+  const {DBOSClient} = await loadDbos();
   const logger = createDbosLogger(log);
   let client: Awaited<ReturnType<typeof DBOSClient.create>>;
+  await migrateEngineDatabase(databaseUrl);
   try {
-    await DBOS.migrate(databaseUrl);
     client = await DBOSClient.create({
       systemDatabaseUrl: databaseUrl,
       applicationName: ENGINE_APPLICATION,

@@ -8,6 +8,7 @@ import type {Pool} from 'pg';
 import type {JournalStore} from '../context/step-journal.ts';
 import {createDbosLogger, type EngineLog} from './dbos-logger.ts';
 import {loadDbos, loadPg} from './load-engine-packages.ts';
+import {migrateEngineDatabase} from './migrate-database.ts';
 import {createPostgresJournal, databaseFailed, ensureJournalTable} from './postgres-journal.ts';
 import {
   ENGINE_APPLICATION,
@@ -67,7 +68,10 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerReport> {
   pool.on('error', (error) => options.log?.('warn', `Engine database connection lost: ${error.message}`));
   try {
     await ensureJournalTable(pool);
+    await migrateEngineDatabase(options.databaseUrl);
     DBOS.setConfig({
+      // Migrated just above, under a lock: workers starting together would deadlock on DBOS's own migrations.
+      runMigrations: false,
       name: ENGINE_APPLICATION,
       systemDatabaseUrl: options.databaseUrl,
       applicationVersion: engineVersion(),

@@ -32,8 +32,16 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
+export interface StartPostgresOptions {
+  /**
+   * Keep PostgreSQL's durability settings (fsync, synchronous commit) as a production server has them; tests turn
+   * them off for speed, benchmarks of commit costs keep them.
+   */
+  durable?: boolean;
+}
+
 /** Starts a fresh server; retries on another port when the chosen one was taken in between. */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
   const bin = findPostgresBin();
   const owner = process.getuid?.() === 0 ? findServerUser() : undefined;
   const folder = mkdtempSync(join(tmpdir(), 'stratos-pg-'));
@@ -65,7 +73,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   for (let attempt = 0; ; attempt++) {
     const port = await findFreePort();
     try {
-      const server = await launch(bin, data, folder, port, ids);
+      const server = await launch(bin, data, folder, port, ids, options.durable === true);
       const url = `postgresql://stratos:${password}@127.0.0.1:${port}/postgres`;
       await createDatabase(url);
       return {
@@ -94,7 +102,11 @@ function launch(
   folder: string,
   port: number,
   ids: {uid?: number; gid?: number},
+  durable: boolean,
 ): Promise<ChildProcess> {
+  const fast = durable
+    ? []
+    : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
   const server = spawn(
     join(bin, 'postgres'),
     [
@@ -108,12 +120,7 @@ function launch(
       `unix_socket_directories=${folder}`,
       '-c',
       'max_connections=300',
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
+      ...fast,
     ],
     {...ids, stdio: ['ignore', 'ignore', 'pipe'], env: {...process.env, LC_ALL: 'C'}},
   );
