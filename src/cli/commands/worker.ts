@@ -11,6 +11,14 @@ export const workerCommand: CommandHandler = async (command, context) => {
   const concurrency = parseConcurrency(command.values.concurrency);
   const queue = typeof command.values.queue === 'string' ? command.values.queue : undefined;
   const id = typeof command.values.id === 'string' ? command.values.id : undefined;
+  context.signal.addEventListener(
+    'abort',
+    () =>
+      context.notice(
+        'Worker stopped taking runs and waits for its running runs to end; press Ctrl+C again to stop at once.',
+      ),
+    {once: true},
+  );
   const report = await startWorker({
     cwd: context.cwd,
     env: context.env,

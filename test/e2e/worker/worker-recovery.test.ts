@@ -110,3 +110,53 @@ test('a worker killed mid-run recovers the run on restart; finished steps are no
   assert.equal(shown.json.data.queued.worker, 'rec-1');
   assert.equal(await again.stop('SIGINT'), 0);
 });
+
+test('the first Ctrl+C stops taking runs and lets the running one finish; a second stops at once', async () => {
+  const dir = join(project.cwd, 'drain');
+  execFileSync('mkdir', ['-p', dir]);
+  const worker = await startWorkerProcess(['--queue', 'recover', '--id', 'drain-1'], {
+    cwd: project.cwd,
+    env: project.env,
+  });
+  workers.push(worker);
+  const enqueued = await project.cli([
+    'run',
+    'stepper',
+    '--input',
+    JSON.stringify({dir}),
+    '--queue',
+    'recover',
+    '--json',
+  ]);
+  const runId = enqueued.json.data.runId as string;
+  await waitUntil(() => existsSync(join(dir, 'reached-c')));
+  worker.child.kill('SIGINT');
+  // Still running its run: it only stopped taking new ones.
+  await writeFile(join(dir, 'release'), '');
+  assert.equal(await worker.exited, 0, worker.stderr());
+  assert.match(worker.stdout(), /stopped after 1 run: 1 succeeded, 0 failed/);
+  const shown = await project.cli(['runs', 'show', runId, '--json']);
+  assert.equal(shown.json.data.queued.status, 'succeeded');
+
+  const second = await startWorkerProcess(['--queue', 'recover', '--id', 'drain-2'], {
+    cwd: project.cwd,
+    env: project.env,
+  });
+  workers.push(second);
+  const dir2 = join(project.cwd, 'drain-2');
+  execFileSync('mkdir', ['-p', dir2]);
+  await project.cli([
+    'run',
+    'stepper',
+    '--input',
+    JSON.stringify({dir: dir2}),
+    '--queue',
+    'recover',
+    '--json',
+  ]);
+  await waitUntil(() => existsSync(join(dir2, 'reached-c')));
+  second.child.kill('SIGINT');
+  await second.waitFor('stopped taking runs');
+  second.child.kill('SIGINT');
+  assert.equal(await second.exited, 130);
+});
