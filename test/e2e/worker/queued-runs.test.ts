@@ -238,3 +238,22 @@ function listFiles(folder: string): string[] {
     .map((entry) => join(folder, entry))
     .filter((path) => statSync(path).isFile());
 }
+
+test('STRATOS_ENGINE_DATABASE_URL alone configures the engine (CI), and its password is never shown', async () => {
+  const ci = await createTempProject();
+  try {
+    const listed = await ci.cli(['runs', 'list', '--queue', '--limit', '100', '--json'], {
+      env: {STRATOS_ENGINE_DATABASE_URL: postgres.url},
+    });
+    outputs.push(listed.stdout, listed.stderr);
+    assert.equal(listed.exitCode, 0, listed.stderr);
+    assert.ok(listed.json.data.queued.length > 0, 'the runs of the other tests are in the database');
+    const unknown = await ci.cli(['run', 'echo', '--queue', 'pair', '--json'], {
+      env: {STRATOS_ENGINE_DATABASE_URL: postgres.url},
+    });
+    outputs.push(unknown.stdout, unknown.stderr);
+    assert.equal(unknown.json.error.code, 'STRATOS_QUEUE_UNKNOWN');
+  } finally {
+    await ci.remove();
+  }
+});
