@@ -3,6 +3,7 @@
  * commands that start together on a fresh database would otherwise run DBOS's migrations at once, and PostgreSQL
  * ends one of them with a deadlock.
  */
+import {withAdvisoryLock} from './advisory-lock.ts';
 import {loadDbos, loadPg} from './load-engine-packages.ts';
 import {databaseFailed} from './postgres-journal.ts';
 
@@ -17,12 +18,7 @@ export async function migrateEngineDatabase(databaseUrl: string): Promise<void> 
   const client = new pg.Client({connectionString: databaseUrl});
   try {
     await client.connect();
-    await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockName]);
-    try {
-      await DBOS.migrate(databaseUrl);
-    } finally {
-      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockName]);
-    }
+    await withAdvisoryLock(client, lockName, () => DBOS.migrate(databaseUrl));
   } catch (error) {
     throw databaseFailed('prepare the engine database', error);
   } finally {

@@ -7,6 +7,7 @@
 import type {Pool} from 'pg';
 import type {JournalEntry, JournalStore} from '../context/step-journal.ts';
 import {StratosError} from '../errors/index.ts';
+import {withAdvisoryLock} from './advisory-lock.ts';
 
 /** The schema of Stratos's own tables in the engine's database (DBOS keeps its tables in `dbos`). */
 export const JOURNAL_SCHEMA = 'stratos';
@@ -32,12 +33,9 @@ export async function ensureJournalTable(pool: Pool): Promise<void> {
   });
   try {
     // One creator at a time: concurrent CREATE ... IF NOT EXISTS can still collide on the catalog.
-    await client.query('SELECT pg_advisory_lock(hashtext($1))', ['stratos.step_journal']);
-    try {
+    await withAdvisoryLock(client, 'stratos.step_journal', async () => {
       for (const statement of createStatements) await client.query(statement);
-    } finally {
-      await client.query('SELECT pg_advisory_unlock(hashtext($1))', ['stratos.step_journal']);
-    }
+    });
   } catch (error) {
     throw databaseFailed('create the step journal table', error);
   } finally {
