@@ -59,16 +59,18 @@ export const allowedImports: Record<string, string[]> = {
   skill: [...base, 'config'],
   builder: [...primitives, 'discovery', 'contract'],
   runtime: belowRuntime,
+  engine: [...belowRuntime, 'runtime'],
   cases: [...belowRuntime, 'runtime'],
   viewer: [...belowRuntime, 'runtime'],
-  api: [...belowRuntime, 'runtime', 'cases', 'viewer'],
+  api: [...belowRuntime, 'runtime', 'engine', 'cases', 'viewer'],
   cli: ['api', 'errors', 'internal'],
-  entry: [...belowRuntime, 'runtime', 'cases', 'viewer', 'api'],
+  entry: [...belowRuntime, 'runtime', 'engine', 'cases', 'viewer', 'api'],
 };
 
 /** Why a layer may import what it does, where the table alone does not say it. */
 export const layerNotes: Record<string, string> = {
   context: 'the execution context carries the manifest and the telemetry recorder of an invocation',
+  engine: 'the optional scale-out engine (DBOS, PostgreSQL): loaded only when settings name it',
   cli: 'plus `import type` from any layer; values come through `api`',
   entry: 'the files directly under `src/`: they only re-export by name',
 };

@@ -1,3 +1,4 @@
+import type {StepSeam} from '../context/step-seam.ts';
 import type {Diagnostic} from '../errors/index.ts';
 import {executeWorkflow} from '../runtime/execute-workflow.ts';
 import type {InvocationResult} from '../runtime/invoke-workflow.ts';
@@ -10,6 +11,8 @@ export interface RunWorkflowOptions extends HostOptions, ProgressOptions {
   signal?: AbortSignal;
   /** `--budget-usd` / `--budget-tokens`: over the input's `overrides.budget` (docs/cost.md). */
   budget?: BudgetFlags;
+  /** The run's step seam, when its journal lives elsewhere than its run folder (a queued run's, in PostgreSQL). */
+  steps?: StepSeam;
 }
 
 export type RunWorkflowResult = InvocationResult & {warnings: Diagnostic[]};
@@ -31,6 +34,7 @@ export async function runWorkflow(
     build: progressOption(options),
     stratosHome: host.home,
     ...(options.signal === undefined ? {} : {signal: options.signal}),
+    ...(options.steps === undefined ? {} : {steps: options.steps}),
     ...(options.onNotice === undefined ? {} : {notify: options.onNotice}),
   }).catch((error: unknown) => {
     // A build cancelled by SIGINT fails with the cancellation itself, not the diagnostics it caused.

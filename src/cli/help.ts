@@ -27,7 +27,7 @@ interface HelpEntry {
 /** Root help as data: the summary's sections, every command with its usage, and the bundled skill. */
 export function readRootHelp() {
   const visible = commands.filter((c) => !c.hidden);
-  const topLevel = visible.filter((c) => !c.name.includes(' '));
+  const topLevel = visible.filter((c) => !c.name.includes(' ') && c.summaryOmitted !== true);
   const workflows: HelpEntry[] = topLevel
     .filter((c) => !setupCommands.includes(c.name))
     .map((c) => ({name: c.name, summary: c.summary}));

@@ -23,7 +23,13 @@ export function parseCommand(spec: CommandSpec, args: string[]): ParsedCommand {
       option.short === undefined ? {type: option.type} : {type: option.type, short: option.short},
     ]),
   );
-  const parsed = parseArgs({args, options, allowPositionals: true, strict: false, tokens: true});
+  const parsed = parseArgs({
+    args: withOptionalValues(spec, args),
+    options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
   const seen = new Set<string>();
   for (const token of parsed.tokens) {
     if (token.kind !== 'option') continue;
@@ -45,7 +51,7 @@ export function parseCommand(spec: CommandSpec, args: string[]): ParsedCommand {
         {details: {option: token.rawName, usage}},
       );
     }
-    if (option.type === 'string' && token.value === undefined) {
+    if (option.type === 'string' && token.value === undefined && option.valueOptional !== true) {
       throw new StratosError('STRATOS_CLI_USAGE', `--${token.name} needs a value: ${flag}. Usage: ${usage}`, {
         details: {option: token.rawName, usage},
       });
@@ -89,4 +95,15 @@ export function parseCommand(spec: CommandSpec, args: string[]): ParsedCommand {
     );
   }
   return {positionals: parsed.positionals, values: parsed.values as ParsedCommand['values']};
+}
+
+/** `--queue` alone (last, or before another option) becomes `--queue=` for an option whose value is optional. */
+function withOptionalValues(spec: CommandSpec, args: string[]): string[] {
+  return args.map((arg, index) => {
+    if (!arg.startsWith('--') || arg.includes('=')) return arg;
+    const next = args[index + 1];
+    return spec.options[arg.slice(2)]?.valueOptional === true && (next === undefined || next.startsWith('-'))
+      ? `${arg}=`
+      : arg;
+  });
 }

@@ -30,5 +30,8 @@ export function formatUsage(spec: CommandSpec): string {
 
 /** `--force`, or `--limit <n>` for an option that takes a value. */
 export function formatFlag(name: string, option: OptionSpec): string {
-  return option.type === 'string' ? `--${name} <${option.value ?? 'value'}>` : `--${name}`;
+  if (option.type === 'boolean') return `--${name}`;
+  return option.valueOptional === true
+    ? `--${name} [<${option.value ?? 'value'}>]`
+    : `--${name} <${option.value ?? 'value'}>`;
 }

@@ -22,7 +22,10 @@ const envNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** True when `value` contains at least one `{env:...}` or `{file:...}` reference. */
 export function hasReferences(value: string): boolean {
   referencePattern.lastIndex = 0;
-  return referencePattern.test(value);
+  const found = referencePattern.test(value);
+  // `test` on a global pattern moves lastIndex, and `matchAll` starts from it: leave it where resolving starts.
+  referencePattern.lastIndex = 0;
+  return found;
 }
 
 /**

@@ -350,6 +350,21 @@ export const errorCodes = {
   STRATOS_RESUME_WORKTREE_MISSING:
     'The worktree checkout an interrupted run used is missing or moved, so the resume cannot continue in it.',
 
+  // queued runs and workers (the scale-out engine on DBOS and PostgreSQL, docs/scale-out.md)
+  STRATOS_ENGINE_NOT_CONFIGURED:
+    'A queue command ran without an engine in settings.json or STRATOS_ENGINE_DATABASE_URL.',
+  STRATOS_ENGINE_PACKAGE_MISSING:
+    "The engine's optional packages (@dbos-inc/dbos-sdk, pg) are not installed.",
+  STRATOS_ENGINE_DATABASE_FAILED:
+    "The engine's PostgreSQL database could not be reached or refused a statement.",
+  STRATOS_QUEUE_UNKNOWN: 'A run or worker named a queue that settings.json does not declare.',
+  STRATOS_QUEUE_NOT_IN_REPOSITORY:
+    'A queued run must start inside a Git repository with a commit, and its workflow must live in it.',
+  STRATOS_QUEUE_REPOSITORY_MISSING:
+    "The worker that took a queued run does not hold the run's repository (recorded on the run).",
+  STRATOS_QUEUE_RUN_FAILED: 'A queued run ended without a result from the worker (an engine failure).',
+  STRATOS_WORKER_ID_IN_USE: 'Another worker with the same id is running on this machine.',
+
   // anything unexpected
   STRATOS_INTERNAL: 'An unexpected error inside Stratos; please report it.',
 } as const;

@@ -13,6 +13,11 @@ export interface OptionSpec {
   required?: boolean;
   /** The values it accepts, offered by shell completion (`--template basic|mcp|...`). */
   choices?: readonly string[];
+  /**
+   * A string option whose value may be left out (`--queue` or `--queue nightly`): alone, or followed by another
+   * option, it parses as `''`.
+   */
+  valueOptional?: true;
   /** Another way to pass the positional target (`--name`): left out of the usage line, kept in the options. */
   aliasOfTarget?: boolean;
 }
@@ -30,6 +35,11 @@ export interface CommandSpec {
   options: Record<string, OptionSpec>;
   /** Options that exclude each other, shown in the usage as `(--a <x> | --b)`, or `[...]` when none is needed. */
   oneOf?: {options: string[]; required: boolean};
+  /**
+   * Left out of the root help's one-screen summary (24 lines), still in its command list, completion and its own
+   * help: a command another one's help points to (`worker`, from `run --queue`).
+   */
+  summaryOmitted?: true;
   /** Left out of help and completion: the shell completion's callback (`__complete`). */
   hidden?: boolean;
   /** Receives every argument after its name as a positional, unparsed (the words being completed). */

@@ -9,6 +9,16 @@ import {requireTarget} from './require-target.ts';
 export const runCommand: CommandHandler = async (command, context) => {
   const target = requireTarget(command, 'run');
   const input = parseInput(...(await readInputText(command.values, context.cwd, context.signal)));
+  if (command.values.queue !== undefined) {
+    const {runQueuedCommand} = await import('./run-queued.ts');
+    return runQueuedCommand(target, input, command, context);
+  }
+  if (command.values.wait === true) {
+    throw new StratosError(
+      'STRATOS_CLI_USAGE',
+      '--wait waits for a queued run; pass it with --queue [<name>].',
+    );
+  }
   const result = await runWorkflow(target, input, {
     cwd: context.cwd,
     env: context.env,
@@ -23,9 +33,16 @@ export const runCommand: CommandHandler = async (command, context) => {
   return describeRunResult(result, command.values.verbose === true);
 };
 
-/** A run's result as the command's envelope: the output, or the run's error with the run's facts. */
+/** What a run's envelope holds: the facts of a local run, or of a queued one its worker returned. */
+export type RunOutcome = Pick<
+  RunWorkflowResult,
+  'executionId' | 'workflow' | 'startedAt' | 'durationMs' | 'runDirectory' | 'warnings' | 'cleanupFailures'
+> &
+  ({ok: true; output: unknown} | {ok: false; error: StratosError});
+
+/** The envelope of a finished run, the same for a local run and a queued run waited for (`--wait`). */
 export function describeRunResult(
-  result: RunWorkflowResult,
+  result: RunOutcome,
   verbose: boolean,
   extra: Record<string, unknown> = {},
 ): CommandOutput {

@@ -26,6 +26,10 @@ export const runsListCommand: CommandHandler = async (command, context) => {
     result.runs.length === 0
       ? `No recorded runs${command.values.all === true ? '' : ' for this directory (try --all)'}.\n`
       : formatRunTable(result.runs, command.values.all === true, context);
+  if (typeof command.values.queue === 'string') {
+    const {listRunsWithQueued} = await import('./runs-queued.ts');
+    return listRunsWithQueued(result, human, command.values.queue, limit, context);
+  }
   return {ok: true, message, data: result, warnings: [], human};
 };
 
@@ -41,7 +45,15 @@ export const runsShowCommand: CommandHandler = async (command, context) => {
     cwd: context.cwd,
     env: context.env,
     console: command.values.console === true,
+  }).catch(async (error: unknown) => {
+    // A run only the engine's database knows (queued, running elsewhere, or finished on another machine).
+    if (!(error instanceof StratosError) || error.code !== 'STRATOS_RUNS_NOT_FOUND') throw error;
+    const {showQueuedRun} = await import('./runs-queued.ts');
+    const queued = await showQueuedRun(target, context);
+    if (queued === undefined) throw error;
+    return queued;
   });
+  if ('ok' in result) return result;
   const {run} = result;
   const header = [
     `run ${run.runId}`,

@@ -22,6 +22,11 @@ const mcpServerOptions: CommandSpec['options'] = {
   },
 };
 
+/** `--queue [<name>]` of `run` and `runs list`. */
+function queueOption(description: string): CommandSpec['options'][string] {
+  return {type: 'string', value: 'name', valueOptional: true, description};
+}
+
 export const commands: CommandSpec[] = [
   {
     name: 'list',
@@ -77,10 +82,36 @@ export const commands: CommandSpec[] = [
         value: 'count',
         description: 'Stop the run (with its descendants) once it has used this many tokens.',
       },
+      queue: queueOption(
+        'Enqueue the run for a worker (stratos worker) and print its id; default queue: default.',
+      ),
+      wait: {
+        type: 'boolean',
+        description: 'With --queue: wait for the run and print its result as a local run does.',
+      },
     },
     oneOf: {options: ['input', 'input-file'], required: false},
     handlesSignal: true,
     load: async () => (await import('./run.ts')).runCommand,
+  },
+  {
+    name: 'worker',
+    summary: 'Run queued runs on this machine until stopped (needs the engine).',
+    example: 'stratos worker --queue nightly --concurrency 4',
+    positionals: [],
+    options: {
+      json: jsonOption,
+      queue: {type: 'string', value: 'name', description: 'The queue to take runs from; default: default.'},
+      concurrency: {type: 'string', value: 'n', description: 'Runs of the queue at once on each worker.'},
+      id: {
+        type: 'string',
+        value: 'id',
+        description: 'The worker id; a restarted worker with the same id recovers its interrupted runs.',
+      },
+    },
+    handlesSignal: true,
+    summaryOmitted: true,
+    load: async () => (await import('./worker.ts')).workerCommand,
   },
   {
     name: 'build',
@@ -137,6 +168,9 @@ export const commands: CommandSpec[] = [
       json: jsonOption,
       all: {type: 'boolean', description: 'Runs of every invocation directory, not only this one.'},
       limit: {type: 'string', value: 'n', description: 'Show at most n runs, newest first; default 20.'},
+      queue: queueOption(
+        "Also list the engine's queued, running and finished runs (of one queue when named).",
+      ),
     },
     load: async () => (await import('./runs.ts')).runsListCommand,
   },

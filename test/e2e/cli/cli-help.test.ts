@@ -193,7 +193,7 @@ test('an unknown option is our own usage error, said once, with the closest opti
   assert.equal(
     result.stderr,
     "error STRATOS_CLI_USAGE: Unknown option '--inptu' for 'stratos run'. Did you mean '--input'? " +
-      'Usage: stratos run <workflow> [--input <json> | --input-file <path>] [--verbose] [--budget-usd <usd>] [--budget-tokens <count>] [--json]\n',
+      'Usage: stratos run <workflow> [--input <json> | --input-file <path>] [--verbose] [--budget-usd <usd>] [--budget-tokens <count>] [--queue [<name>]] [--wait] [--json]\n',
   );
   const json = await project.cli(['run', 'greet', '--inptu', '{}', '--json']);
   assert.equal(json.json.error.code, 'STRATOS_CLI_USAGE');

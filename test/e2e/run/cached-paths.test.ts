@@ -33,6 +33,8 @@ interface Loaded {
   /** Calls of node:fs/promises functions (each a thread-pool round trip): the cached paths make none. */
   promiseCalls: string[];
   zod: number;
+  /** Files of the scale-out engine's packages (DBOS, pg): the local paths load none. */
+  engine: string[];
   builtins: string[];
   stdout: string;
 }
@@ -60,6 +62,7 @@ function load(args: string[], discardOutput = false): Loaded {
   return {
     stratos: files.filter((file) => file.startsWith(repo) && !file.includes('/node_modules/')),
     zod: files.filter((file) => file.includes('/node_modules/zod/')).length,
+    engine: files.filter((file) => /\/node_modules\/(@dbos-inc|pg|pg-[a-z]+)\//.test(file)),
     builtins: builtins.map((name) => name.replace(/^NativeModule /, '')),
     promiseCalls,
     stdout: result.stdout,
@@ -97,6 +100,11 @@ test('a cached run loads a few bundle chunks and no child_process, worker_thread
       !run.builtins.includes(name),
       `${name} is loaded: ${explainImportOf(`node:${name}`, ['build', 'entry', 'run'])}`,
     );
+});
+
+test('a cached run and a no-op build load nothing of the scale-out engine (DBOS, pg)', () => {
+  assert.deepEqual(load(['run', 'echo', '--input', '{"text":"hi"}']).engine, []);
+  assert.deepEqual(load(['build', 'echo']).engine, []);
 });
 
 test('a no-op build loads a few bundle chunks, no zod and no worker_threads', () => {
