@@ -23,8 +23,8 @@ export interface OpenedStep {
   /** The journaled step that answers this one (resume): hand back its outcome instead of doing the work. */
   readonly recorded: JournalEntry | undefined;
   /**
-   * Records the completed step (with the span id of the operation calling it); resolves once it is durable, so a result workflow code saw is never lost. Does
-   * nothing for a replayed step.
+   * Records the completed step (with the span id of the operation calling it); resolves once it is durable, so a
+   * result workflow code saw is never lost. Does nothing for a replayed step.
    * @throws StratosError STRATOS_RESUME_JOURNAL_FAILED when the journal cannot be written.
    */
   complete(outcome: JournalEntry['outcome'], details?: Record<string, unknown>): Promise<void>;
