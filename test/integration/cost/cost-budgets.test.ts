@@ -58,7 +58,7 @@ export default workflow({
 
 const parentTs = `import {BudgetExceededError, createAgent, decision, choice, workflow} from '@stratoscli/stratos';
 import {z} from 'zod';
-import createChild from '../../.generated/spend-child.js';
+import createChild from '../.generated/spend-child.js';
 
 const describe = (error: unknown) => {
   const e = error as {code?: string; name?: string; cause?: {name?: string}};
