@@ -58,7 +58,7 @@ export default workflow({
 
 const parentTs = `import {BudgetExceededError, createAgent, decision, choice, workflow} from '@stratoscli/stratos';
 import {z} from 'zod';
-import createChild from '../../.generated/spend-child.js';
+import createChild from '../.generated/spend-child.js';
 
 const describe = (error: unknown) => {
   const e = error as {code?: string; name?: string; cause?: {name?: string}};
@@ -67,15 +67,15 @@ const describe = (error: unknown) => {
 
 export default workflow({
   input: z.strictObject({
-    mode: z.enum(['both', 'stop', 'bind', 'none', 'unpriced']).describe('What to run'),
+    mode: z.enum(['both', 'stop', 'bind', 'none', 'unpriced', 'unpriced-stop']).describe('What to run'),
   }),
   output: z.object({outcomes: z.array(z.string()).describe('What each step did')}),
   async run({mode}) {
     const outcomes: string[] = [];
     if (mode === 'none') return {outcomes};
-    if (mode === 'unpriced') {
+    if (mode === 'unpriced' || mode === 'unpriced-stop') {
       try {
-        outcomes.push(await createAgent('unpriced').execute('Say hi'));
+        outcomes.push(await createAgent('unpriced').execute(mode === 'unpriced' ? 'Say hi' : 'Use the TOOL'));
       } catch (error) {
         outcomes.push(describe(error));
       }
@@ -322,4 +322,21 @@ test('a USD budget on a model without a price is refused before anything is sent
   assert.equal(bounded.record.cost.unknownCostCalls, 1);
   assert.equal(bounded.record.cost.usd, 0);
   assert.equal(bounded.record.cost.tokens, claudeTokens);
+});
+
+test("Claude Code's own cap is the USD budget left when its session starts: it stops a turn Stratos cannot price", async () => {
+  // Stratos has no price for claude-imaginary-9, so its own USD check cannot see the crossing; Claude Code prices
+  // the model itself and stops at the response that passed its maxBudgetUsd, before the tool runs.
+  const before = anthropic.turns().filter(isMainTurn).length;
+  const {result} = await run([
+    '--input',
+    '{"mode":"unpriced-stop"}',
+    '--budget-usd',
+    '0.005',
+    '--budget-tokens',
+    '100000',
+  ]);
+  assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+  assert.deepEqual(result.json.data.output.outcomes, ['STRATOS_BUDGET_EXCEEDED AgentRunError ']);
+  assert.equal(anthropic.turns().filter(isMainTurn).length - before, 1, 'the tool result was never sent');
 });

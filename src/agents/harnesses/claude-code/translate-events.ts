@@ -6,7 +6,7 @@
  * compaction: `spawned-work.ts`.
  */
 import type {SDKMessage, SDKResultMessage} from '@anthropic-ai/claude-agent-sdk';
-import {StratosError} from '../../../errors/index.ts';
+import {AgentRunError, StratosError} from '../../../errors/index.ts';
 import type {HarnessTurnResult} from '../../harness.ts';
 import type {AgentEvent, TokenCounts} from '../../harness-kit/hooks.ts';
 
@@ -67,7 +67,10 @@ export function readAssistantTexts(message: Extract<SDKMessage, {type: 'assistan
 }
 
 /** How a turn ended: its result, or the reason Claude Code gave for failing it. */
-export type ClaudeTurnOutcome = {ok: true; result: HarnessTurnResult} | {ok: false; reason: string};
+export type ClaudeTurnOutcome =
+  | {ok: true; result: HarnessTurnResult}
+  /** `budgetExceeded`: Claude Code stopped at its own `maxBudgetUsd` cap (`error_max_budget_usd`). */
+  | {ok: false; reason: string; budgetExceeded?: true};
 
 /** The turn's cost as Claude Code computed it (`total_cost_usd`), recorded beside Stratos's own figure. */
 function nativeCost(message: {total_cost_usd?: unknown}): {nativeCostUsd?: number} {
@@ -98,7 +101,19 @@ export function translateResult(
     message.subtype === 'success'
       ? message.result
       : `${message.subtype}${message.errors.length > 0 ? `: ${message.errors.join('; ')}` : ''}`;
-  return {usage, outcome: {ok: false, reason}};
+  const budgetExceeded = message.subtype === 'error_max_budget_usd' ? {budgetExceeded: true as const} : {};
+  return {usage, outcome: {ok: false, reason, ...budgetExceeded}};
+}
+
+/**
+ * Claude Code stopped at its own cap (`maxBudgetUsd`, the USD budget left when the session started): this turn
+ * fails with STRATOS_BUDGET_EXCEEDED, and so does every later turn of the session.
+ */
+export function createNativeBudgetError(agent: string, reason: string): AgentRunError {
+  return new AgentRunError(
+    `Claude Code stopped the turn at its own cap, the USD budget left when this agent's session started (${reason}). Raise the budget (budget: in workflow.yaml, overrides.budget or stratos run --budget-usd) or spend less.`,
+    {code: 'STRATOS_BUDGET_EXCEEDED', agent, harness: 'claude-code'},
+  );
 }
 
 /**
