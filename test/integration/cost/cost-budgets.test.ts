@@ -277,6 +277,20 @@ test('a Claude Code turn is stopped at the response that crossed the budget; lat
   );
   const show = await project.cli(['runs', 'show', record.runId], {env: home.env});
   assert.match(show.stdout, /budget exceeded: workflow spend spent \$0\.0088 of \$0\.0050 at agent 'claude'/);
+  // The call that hit it: its event in the tree (the turn stopped; the later calls not sent), its breakdown row.
+  const lines = show.stdout.split('\n');
+  const agentLine = lines.findIndex((line) => /agent claude\b/.test(line));
+  assert.match(
+    lines.slice(agentLine).join('\n'),
+    /budget exceeded: \$0\.0088 of \$0\.0050 \(workflow spend\), turn stopped/,
+  );
+  assert.equal(
+    show.stdout.match(/budget exceeded: \$0\.0088 of \$0\.0050 \(workflow spend\), not sent/g)?.length,
+    2,
+  );
+  const marked = lines.filter((line) => line.endsWith('<- hit the budget'));
+  assert.equal(marked.length, 1, show.stdout);
+  assert.match(marked[0]!, /^spend\s+claude\s+claude-code\s+anthropic\s+claude-sonnet-4-5\s+1\s/);
 });
 
 test("a child's bound budget is an inner limit: the child's next call is refused, the parent goes on", async () => {
