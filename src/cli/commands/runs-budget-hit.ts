@@ -15,8 +15,12 @@ export function formatBudgetEvent(node: RunTreeNode, context: CommandContext): s
   const figure = (value: unknown) =>
     typeof value !== 'number' ? '?' : unit === 'usd' ? formatUsd(value) : `${value} tokens`;
   const outcome = attributes['stratos.budget.stopped'] === true ? 'turn stopped' : 'not sent';
+  const whose =
+    attributes['stratos.budget.native'] === true
+      ? "the harness's own cap"
+      : `workflow ${String(attributes['stratos.budget.workflow'])}`;
   return context.paint(
-    `budget exceeded: ${figure(attributes['stratos.budget.spent'])} of ${figure(attributes['stratos.budget.limit'])} (workflow ${String(attributes['stratos.budget.workflow'])}), ${outcome}`,
+    `budget exceeded: ${figure(attributes['stratos.budget.spent'])} of ${figure(attributes['stratos.budget.limit'])} (${whose}), ${outcome}`,
     'red',
   );
 }

@@ -342,7 +342,7 @@ test("Claude Code's own cap is the USD budget left when its session starts: it s
   // Stratos has no price for claude-imaginary-9, so its own USD check cannot see the crossing; Claude Code prices
   // the model itself and stops at the response that passed its maxBudgetUsd, before the tool runs.
   const before = anthropic.turns().filter(isMainTurn).length;
-  const {result} = await run([
+  const {result, record} = await run([
     '--input',
     '{"mode":"unpriced-stop"}',
     '--budget-usd',
@@ -353,4 +353,14 @@ test("Claude Code's own cap is the USD budget left when its session starts: it s
   assert.equal(result.exitCode, 0, result.stdout + result.stderr);
   assert.deepEqual(result.json.data.output.outcomes, ['STRATOS_BUDGET_EXCEEDED AgentRunError ']);
   assert.equal(anthropic.turns().filter(isMainTurn).length - before, 1, 'the tool result was never sent');
+  // The call is marked with Claude Code's own figures; run.json's budgetExceeded is Stratos's own figures only.
+  assert.equal(record.cost.budgetExceeded, undefined);
+  const show = await project.cli(['runs', 'show', record.runId], {env: home.env});
+  assert.match(
+    show.stdout,
+    /budget exceeded: \$0\.\d{4} of \$0\.0050 \(the harness's own cap\), turn stopped/,
+  );
+  const marked = show.stdout.split('\n').filter((line) => line.endsWith('<- hit the budget'));
+  assert.equal(marked.length, 1, show.stdout);
+  assert.match(marked[0]!, /^spend\s+unpriced\s+claude-code\s+anthropic\s+claude-imaginary-9\s+1\s.*unknown/);
 });

@@ -215,7 +215,13 @@ export class ClaudeCodeSession implements HarnessSession {
         ),
       );
     else if (outcome.budgetExceeded === true)
-      this.#settle(undefined, createNativeBudgetError(this.#options.agent, outcome.reason));
+      this.#settle(
+        undefined,
+        createNativeBudgetError(this.#options.agent, outcome.reason, {
+          spentUsd: translated.usage.nativeCostUsd,
+          limitUsd: this.#options.maxBudgetUsd,
+        }),
+      );
     else
       this.#settle(undefined, this.#failure(`Claude Code ended the turn with an error (${outcome.reason}).`));
   }

@@ -6,9 +6,10 @@
  * compaction: `spawned-work.ts`.
  */
 import type {SDKMessage, SDKResultMessage} from '@anthropic-ai/claude-agent-sdk';
-import {AgentRunError, StratosError} from '../../../errors/index.ts';
+import {StratosError} from '../../../errors/index.ts';
 import type {HarnessTurnResult} from '../../harness.ts';
 import type {AgentEvent, TokenCounts} from '../../harness-kit/hooks.ts';
+import {NativeBudgetError} from '../../harness-kit/native-budget-error.ts';
 
 /** Usage fields of the Messages API (`message_start` message usage, `message_delta` usage, result usage). */
 export interface NativeUsage {
@@ -107,12 +108,16 @@ export function translateResult(
 
 /**
  * Claude Code stopped at its own cap (`maxBudgetUsd`, the USD budget left when the session started): this turn
- * fails with STRATOS_BUDGET_EXCEEDED, and so does every later turn of the session.
+ * fails with STRATOS_BUDGET_EXCEEDED, and so does every later turn of the session. `spentUsd` is its own figure.
  */
-export function createNativeBudgetError(agent: string, reason: string): AgentRunError {
-  return new AgentRunError(
+export function createNativeBudgetError(
+  agent: string,
+  reason: string,
+  figures: {spentUsd?: number | undefined; limitUsd?: number | undefined},
+): NativeBudgetError {
+  return new NativeBudgetError(
     `Claude Code stopped the turn at its own cap, the USD budget left when this agent's session started (${reason}). Raise the budget (budget: in workflow.yaml, overrides.budget or stratos run --budget-usd) or spend less.`,
-    {code: 'STRATOS_BUDGET_EXCEEDED', agent, harness: 'claude-code'},
+    {agent, harness: 'claude-code', ...figures},
   );
 }
 
