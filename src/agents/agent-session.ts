@@ -23,7 +23,7 @@ import {
   readJournaledConversation,
   replayAgentTurn,
 } from './agent-resume.ts';
-import {checkAgentBudget, observeAgentSpend} from './agent-spend.ts';
+import {checkAgentBudget, observeAgentSpend, recordNativeBudgetStop} from './agent-spend.ts';
 import type {Agent, AgentSelection} from './agent-types.ts';
 import {beginTurn} from './begin-turn.ts';
 import type {HarnessSession, HarnessTurnResult} from './harness.ts';
@@ -234,6 +234,7 @@ export class AgentSession<Output> implements Agent<Output> {
         result = await session.run(text, {signal, mcpServers});
         this.#cursor.fix();
       } catch (error) {
+        recordNativeBudgetStop(scope, error);
         const outcome = this.#cursor.decideFailure(error, signal.aborted);
         // The native session never got going: a failed initialization, so a later execute starts a new one.
         if (outcome === 'restart') await this.#discardSession(session);

@@ -8,6 +8,7 @@ import {AgentRunError, BudgetExceededError, StratosError} from '../errors/index.
 import type {OperationScope, TelemetryAttributes} from '../telemetry/index.ts';
 import type {AgentTarget} from './agent-attributes.ts';
 import type {TokenCounts} from './harness-kit/hooks.ts';
+import type {NativeBudgetError} from './harness-kit/native-budget-error.ts';
 import {findHarness} from './harnesses/registry.ts';
 
 /** What the turn's telemetry reports for one call: its counts, the model that answered, Claude's own figure. */
@@ -127,6 +128,23 @@ export function observeAgentSpend(
       'stratos.cost.native_usd': usage.nativeCostUsd,
     };
   };
+}
+
+/**
+ * A turn the harness stopped at its own USD cap (NativeBudgetError): the call is marked with a `budget.exceeded`
+ * event carrying the harness's figures (`stratos.budget.native`), as Stratos's own stop marks it.
+ */
+export function recordNativeBudgetStop(scope: OperationScope, error: unknown): void {
+  // Recognised by its fields, not its class, so this cached module does not load the adapters' error module.
+  if (!(error instanceof AgentRunError) || !('limitUsd' in error)) return;
+  const stopped = error as NativeBudgetError;
+  scope.addEvent('budget.exceeded', {
+    'stratos.budget.unit': 'usd',
+    'stratos.budget.spent': stopped.spentUsd,
+    'stratos.budget.limit': stopped.limitUsd,
+    'stratos.budget.native': true,
+    'stratos.budget.stopped': true,
+  });
 }
 
 /** The attributes of a `budget.exceeded` event. */

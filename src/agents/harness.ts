@@ -38,6 +38,8 @@ export interface HarnessSessionOptions {
    * replayed); only given to a harness whose `continuesConversations` is true.
    */
   resumeConversation?: string | undefined;
+  /** What is left of the run's tightest USD budget as the session starts, for a harness with its own cap. */
+  maxBudgetUsd?: number | undefined;
 }
 
 export interface HarnessTurnResult {

@@ -142,6 +142,7 @@ async function startPhases(
         env,
         hooks: code.hooks ?? {},
         settings,
+        maxBudgetUsd: context.spend?.remaining().usd,
         emit: agent.emit,
       }),
     );

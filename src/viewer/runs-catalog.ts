@@ -45,7 +45,7 @@ export interface CatalogRun {
 
 export interface CatalogRunDetail {
   run: CatalogRun;
-  record: Pick<RunRecord, 'workflow' | 'input' | 'output' | 'error' | 'diagnostics' | 'endedAt'>;
+  record: Pick<RunRecord, 'workflow' | 'input' | 'output' | 'error' | 'diagnostics' | 'endedAt' | 'cost'>;
   view: RunView;
   unreadableEvents: number;
 }
@@ -83,6 +83,7 @@ export class RunsCatalog {
         ...(record.error === undefined ? {} : {error: record.error}),
         ...(record.diagnostics === undefined ? {} : {diagnostics: record.diagnostics}),
         ...(record.endedAt === undefined ? {} : {endedAt: record.endedAt}),
+        ...(record.cost === undefined ? {} : {cost: record.cost}),
       },
       view,
       unreadableEvents: unreadableLines,

@@ -1,4 +1,5 @@
 /** How `stratos runs list` and `runs show` print what a run spent: the cost column, the breakdown, a node's cost. */
+import type {RunTreeNode} from '../../api/runs.ts';
 import type {RunCost, SpendTotals} from '../../telemetry/index.ts';
 import type {CommandContext} from './command.ts';
 
@@ -13,8 +14,12 @@ export function formatUsd(usd: number): string {
   return `$${usd !== 0 && usd < 0.0001 ? usd.toPrecision(2) : usd.toFixed(4)}`;
 }
 
-/** The header lines and the per-agent, per-model table of `runs show`. */
-export function formatRunCost(cost: RunCost | undefined, context: CommandContext): string[] {
+/** The header lines and the per-agent, per-model table of `runs show`; `hit` marks the row that hit a budget. */
+export function formatRunCost(
+  cost: RunCost | undefined,
+  context: CommandContext,
+  hit?: RunTreeNode,
+): string[] {
   if (cost === undefined || (cost.calls === 0 && cost.budget === undefined)) return [];
   const unknown =
     cost.unknownCostCalls > 0 ? ` (${cost.unknownCostCalls} calls of unknown cost not included)` : '';
@@ -72,7 +77,11 @@ export function formatRunCost(cost: RunCost | undefined, context: CommandContext
       .map((cell, column) => cell.padEnd(widths[column]!))
       .join('  ')
       .trimEnd();
-  return [...lines, '', context.paint(line(header), 'dim'), ...rows.map(line)];
+  const marked = (row: string[], index: number) =>
+    isBudgetHitRow(cost.breakdown[index]!, hit)
+      ? `${line(row)}  ${context.paint('<- hit the budget', 'red')}`
+      : line(row);
+  return [...lines, '', context.paint(line(header), 'dim'), ...rows.map(marked)];
 }
 
 /** A node's cost in the tree: `$0.0012`, `cost unknown`, or nothing when it recorded none. */
@@ -80,4 +89,12 @@ export function formatNodeCost(attributes: Record<string, unknown> | undefined):
   const usd = attributes?.['stratos.cost.usd'];
   if (typeof usd === 'number') return `  ${formatUsd(usd)}`;
   return typeof attributes?.['stratos.cost.unknown'] === 'string' ? '  cost unknown' : '';
+}
+
+/** Whether a breakdown row (`agent claude` in its invocation) is the node's. */
+export function isBudgetHitRow(
+  row: {executionId: string; source: string; name: string},
+  hit: RunTreeNode | undefined,
+): boolean {
+  return hit !== undefined && row.executionId === hit.executionId && hit.name === `${row.source} ${row.name}`;
 }

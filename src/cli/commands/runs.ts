@@ -10,6 +10,7 @@ import {
 import {formatLocation, StratosError, visibleCauses} from '../../errors/index.ts';
 import {formatRelativeTime} from '../output/relative-time.ts';
 import type {CommandContext, CommandHandler} from './command.ts';
+import {findBudgetHit, formatBudgetEvent} from './runs-budget-hit.ts';
 import {formatCostCell, formatNodeCost, formatRunCost} from './runs-cost.ts';
 
 export const runsListCommand: CommandHandler = async (command, context) => {
@@ -70,7 +71,7 @@ export const runsShowCommand: CommandHandler = async (command, context) => {
           ),
         ]),
     ...(Object.keys(result.usage).length === 0 ? [] : [`tokens ${usageText(result.usage)}`]),
-    ...formatRunCost(run.cost, context),
+    ...formatRunCost(run.cost, context, findBudgetHit(result.tree)),
     ...(result.unreadableEvents > 0
       ? [context.paint(`${result.unreadableEvents} unreadable event lines`, 'yellow')]
       : []),
@@ -148,7 +149,7 @@ function renderNode(
   const label =
     node.kind === 'workflow'
       ? `workflow ${node.name} ${context.paint(node.executionId.slice(0, 8), 'dim')}`
-      : `${node.kind} ${node.label ?? node.name}`;
+      : (formatBudgetEvent(node, context) ?? `${node.kind} ${node.label ?? node.name}`);
   const status =
     node.kind === 'event'
       ? ''

@@ -3,6 +3,7 @@
  * input and output for the top-level workflow; attributes (arguments and results as recorded, already
  * redacted); point events; console lines. Recorded text is set as text, JSON is shown indented.
  */
+import {renderCost} from './cost.ts';
 import {describeStatus, element, formatDuration, formatLocation, spanTokens} from './dom.ts';
 import type {RunDetail, ViewSpan} from './types.ts';
 import {stateOf} from './waterfall.ts';
@@ -79,6 +80,8 @@ export function renderDetails(
     if (input !== undefined) sections.push(section('Input', [valueBlock(input.preview, input.truncated)]));
     if (output !== undefined)
       sections.push(section('Output', [valueBlock(output.preview, output.truncated)]));
+    const cost = renderCost(detail, spanHref);
+    if (cost !== undefined) sections.push(cost);
   }
   const attributes = Object.entries(span.attributes)
     .filter(([name]) => span.error === undefined || !errorAttributes.has(name))

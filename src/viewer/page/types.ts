@@ -82,7 +82,40 @@ export interface RunDetail {
     error?: {code: string; message: string};
     diagnostics?: {code: string; message: string}[];
     endedAt?: string;
+    cost?: RunCost;
   };
   view: {spans: ViewSpan[]; startMs?: number; endMs?: number};
   unreadableEvents: number;
+}
+
+/** Summed usage and cost of a set of model calls (`run.json`'s cost, docs/cost.md). */
+export interface SpendTotals {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  reasoningTokens: number;
+  tokens: number;
+  /** The sum of the known costs. */
+  usd: number;
+  unknownCostCalls: number;
+  unknownUsageCalls: number;
+  /** The harness's own figure (Claude Code's). */
+  nativeUsd?: number;
+}
+
+/** `run.json`'s `cost`: totals, budget, the budget the run hit, one row per invocation, agent or decision, model. */
+export interface RunCost extends SpendTotals {
+  budget?: {tokens?: number; usd?: number};
+  budgetExceeded?: {workflow: string; unit: 'tokens' | 'usd'; spent: number; limit: number; subject: string};
+  breakdown: (SpendTotals & {
+    executionId: string;
+    workflow: string;
+    source: 'agent' | 'decision';
+    name: string;
+    harness?: string;
+    provider?: string;
+    model?: string;
+  })[];
 }

@@ -67,15 +67,15 @@ const describe = (error: unknown) => {
 
 export default workflow({
   input: z.strictObject({
-    mode: z.enum(['both', 'stop', 'bind', 'none', 'unpriced']).describe('What to run'),
+    mode: z.enum(['both', 'stop', 'bind', 'none', 'unpriced', 'unpriced-stop']).describe('What to run'),
   }),
   output: z.object({outcomes: z.array(z.string()).describe('What each step did')}),
   async run({mode}) {
     const outcomes: string[] = [];
     if (mode === 'none') return {outcomes};
-    if (mode === 'unpriced') {
+    if (mode === 'unpriced' || mode === 'unpriced-stop') {
       try {
-        outcomes.push(await createAgent('unpriced').execute('Say hi'));
+        outcomes.push(await createAgent('unpriced').execute(mode === 'unpriced' ? 'Say hi' : 'Use the TOOL'));
       } catch (error) {
         outcomes.push(describe(error));
       }
@@ -277,6 +277,20 @@ test('a Claude Code turn is stopped at the response that crossed the budget; lat
   );
   const show = await project.cli(['runs', 'show', record.runId], {env: home.env});
   assert.match(show.stdout, /budget exceeded: workflow spend spent \$0\.0088 of \$0\.0050 at agent 'claude'/);
+  // The call that hit it: its event in the tree (the turn stopped; the later calls not sent), its breakdown row.
+  const lines = show.stdout.split('\n');
+  const agentLine = lines.findIndex((line) => /agent claude\b/.test(line));
+  assert.match(
+    lines.slice(agentLine).join('\n'),
+    /budget exceeded: \$0\.0088 of \$0\.0050 \(workflow spend\), turn stopped/,
+  );
+  assert.equal(
+    show.stdout.match(/budget exceeded: \$0\.0088 of \$0\.0050 \(workflow spend\), not sent/g)?.length,
+    2,
+  );
+  const marked = lines.filter((line) => line.endsWith('<- hit the budget'));
+  assert.equal(marked.length, 1, show.stdout);
+  assert.match(marked[0]!, /^spend\s+claude\s+claude-code\s+anthropic\s+claude-sonnet-4-5\s+1\s/);
 });
 
 test("a child's bound budget is an inner limit: the child's next call is refused, the parent goes on", async () => {
@@ -322,4 +336,31 @@ test('a USD budget on a model without a price is refused before anything is sent
   assert.equal(bounded.record.cost.unknownCostCalls, 1);
   assert.equal(bounded.record.cost.usd, 0);
   assert.equal(bounded.record.cost.tokens, claudeTokens);
+});
+
+test("Claude Code's own cap is the USD budget left when its session starts: it stops a turn Stratos cannot price", async () => {
+  // Stratos has no price for claude-imaginary-9, so its own USD check cannot see the crossing; Claude Code prices
+  // the model itself and stops at the response that passed its maxBudgetUsd, before the tool runs.
+  const before = anthropic.turns().filter(isMainTurn).length;
+  const {result, record} = await run([
+    '--input',
+    '{"mode":"unpriced-stop"}',
+    '--budget-usd',
+    '0.005',
+    '--budget-tokens',
+    '100000',
+  ]);
+  assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+  assert.deepEqual(result.json.data.output.outcomes, ['STRATOS_BUDGET_EXCEEDED AgentRunError ']);
+  assert.equal(anthropic.turns().filter(isMainTurn).length - before, 1, 'the tool result was never sent');
+  // The call is marked with Claude Code's own figures; run.json's budgetExceeded is Stratos's own figures only.
+  assert.equal(record.cost.budgetExceeded, undefined);
+  const show = await project.cli(['runs', 'show', record.runId], {env: home.env});
+  assert.match(
+    show.stdout,
+    /budget exceeded: \$0\.\d{4} of \$0\.0050 \(the harness's own cap\), turn stopped/,
+  );
+  const marked = show.stdout.split('\n').filter((line) => line.endsWith('<- hit the budget'));
+  assert.equal(marked.length, 1, show.stdout);
+  assert.match(marked[0]!, /^spend\s+unpriced\s+claude-code\s+anthropic\s+claude-imaginary-9\s+1\s.*unknown/);
 });

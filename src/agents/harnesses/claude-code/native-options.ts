@@ -27,6 +27,9 @@ export function toNativeOptions(
     ...(o.resumeConversation === undefined ? {} : {resume: o.resumeConversation}),
     ...(o.effort === undefined ? {} : {effort: o.effort as NonNullable<Options['effort']>}),
     ...(o.systemPrompt === undefined ? {} : {systemPrompt: o.systemPrompt}),
+    // Fixed for the query's life (no control request changes it): it bounds this conversation's own spend. The
+    // binary refuses to start with 0 or less; a budget already spent is refused or stopped by Stratos itself.
+    ...(o.maxBudgetUsd === undefined || !(o.maxBudgetUsd > 0) ? {} : {maxBudgetUsd: o.maxBudgetUsd}),
     ...(o.outputJsonSchema === undefined
       ? {}
       : {outputFormat: {type: 'json_schema', schema: o.outputJsonSchema}}),

@@ -22,6 +22,7 @@ import {toNativeOptions, toNativeServers} from './native-options.ts';
 import {SpawnedWork} from './spawned-work.ts';
 import {createNativeToolHooks} from './tool-hooks.ts';
 import {
+  createNativeBudgetError,
   findMcpStartupFailure,
   readAssistantTexts,
   type StreamedResponse,
@@ -212,6 +213,14 @@ export class ClaudeCodeSession implements HarnessSession {
           `Claude Code could not use model '${this.#options.model ?? 'default'}': ${outcome.reason}`,
           {evidence: 'model_not_found', status: turn.modelUnavailable.status},
         ),
+      );
+    else if (outcome.budgetExceeded === true)
+      this.#settle(
+        undefined,
+        createNativeBudgetError(this.#options.agent, outcome.reason, {
+          spentUsd: translated.usage.nativeCostUsd,
+          limitUsd: this.#options.maxBudgetUsd,
+        }),
       );
     else
       this.#settle(undefined, this.#failure(`Claude Code ended the turn with an error (${outcome.reason}).`));

@@ -9,6 +9,7 @@ import type {SDKMessage, SDKResultMessage} from '@anthropic-ai/claude-agent-sdk'
 import {StratosError} from '../../../errors/index.ts';
 import type {HarnessTurnResult} from '../../harness.ts';
 import type {AgentEvent, TokenCounts} from '../../harness-kit/hooks.ts';
+import {NativeBudgetError} from '../../harness-kit/native-budget-error.ts';
 
 /** Usage fields of the Messages API (`message_start` message usage, `message_delta` usage, result usage). */
 export interface NativeUsage {
@@ -67,7 +68,10 @@ export function readAssistantTexts(message: Extract<SDKMessage, {type: 'assistan
 }
 
 /** How a turn ended: its result, or the reason Claude Code gave for failing it. */
-export type ClaudeTurnOutcome = {ok: true; result: HarnessTurnResult} | {ok: false; reason: string};
+export type ClaudeTurnOutcome =
+  | {ok: true; result: HarnessTurnResult}
+  /** `budgetExceeded`: Claude Code stopped at its own `maxBudgetUsd` cap (`error_max_budget_usd`). */
+  | {ok: false; reason: string; budgetExceeded?: true};
 
 /** The turn's cost as Claude Code computed it (`total_cost_usd`), recorded beside Stratos's own figure. */
 function nativeCost(message: {total_cost_usd?: unknown}): {nativeCostUsd?: number} {
@@ -98,7 +102,23 @@ export function translateResult(
     message.subtype === 'success'
       ? message.result
       : `${message.subtype}${message.errors.length > 0 ? `: ${message.errors.join('; ')}` : ''}`;
-  return {usage, outcome: {ok: false, reason}};
+  const budgetExceeded = message.subtype === 'error_max_budget_usd' ? {budgetExceeded: true as const} : {};
+  return {usage, outcome: {ok: false, reason, ...budgetExceeded}};
+}
+
+/**
+ * Claude Code stopped at its own cap (`maxBudgetUsd`, the USD budget left when the session started): this turn
+ * fails with STRATOS_BUDGET_EXCEEDED, and so does every later turn of the session. `spentUsd` is its own figure.
+ */
+export function createNativeBudgetError(
+  agent: string,
+  reason: string,
+  figures: {spentUsd?: number | undefined; limitUsd?: number | undefined},
+): NativeBudgetError {
+  return new NativeBudgetError(
+    `Claude Code stopped the turn at its own cap, the USD budget left when this agent's session started (${reason}). Raise the budget (budget: in workflow.yaml, overrides.budget or stratos run --budget-usd) or spend less.`,
+    {agent, harness: 'claude-code', ...figures},
+  );
 }
 
 /**

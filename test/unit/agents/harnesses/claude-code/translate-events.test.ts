@@ -114,6 +114,21 @@ test('a structured result, a result for another prompt and a failed result', () 
     'p',
   );
   assert.deepEqual(failed?.outcome, {ok: false, reason: 'error_max_turns: too many turns'});
+  // The binary's own cap (maxBudgetUsd), as the real binary reports it.
+  const capped = translateResult(
+    {
+      ...result,
+      subtype: 'error_max_budget_usd',
+      is_error: true,
+      errors: ['Reached maximum budget ($0.005)'],
+    } as SDKResultMessage,
+    'p',
+  );
+  assert.deepEqual(capped?.outcome, {
+    ok: false,
+    reason: 'error_max_budget_usd: Reached maximum budget ($0.005)',
+    budgetExceeded: true,
+  });
   const errorText = translateResult(
     {...result, is_error: true, result: 'Not logged in'} as SDKResultMessage,
     'p',
