@@ -4,13 +4,20 @@
 // configuration is its settings: `-c` overrides name the model and a Responses provider at the scripted server
 // whose key is OPENAI_API_KEY, and `env` gives it a CODEX_HOME of its own, so the user's Codex configuration
 // (`config.toml` in the CODEX_HOME it would otherwise read) stays out. This is the configuration docs/agents.md shows.
+// Beside the matrix: Codex's plan tool (`update_plan`) arrives as ACP plan updates, recorded as agent.plan events.
 import assert from 'node:assert/strict';
-import {mkdir, writeFile} from 'node:fs/promises';
+import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {wrapModelServer} from '../../helpers/matrix-server.ts';
+import {manifest} from '../../helpers/temp-project.ts';
+import {acpWorkflowSource} from '../../servers/acp/workflow-source.ts';
 import {createHarnessHome} from '../../servers/models/harness-env.ts';
-import {startResponsesServer} from '../../servers/models/openai-responses.ts';
+import {
+  type ResponsesReply,
+  type ResponsesTurn,
+  startResponsesServer,
+} from '../../servers/models/openai-responses.ts';
 import {plantCodexProjectConfig} from '../../servers/models/project-config.ts';
 import {defineHarnessMatrix, type HarnessDriver} from './harness-matrix.ts';
 import {toMatrixTurn, toResponsesReply} from './matrix-codex.ts';
@@ -34,6 +41,16 @@ function codexAcpSettings(): string {
       CODEX_HOME: ${JSON.stringify(placed.codexHome)}`;
 }
 
+/** Codex's own plan tool, called once per prompt: codex-acp reports the plan as an ACP `plan` update. */
+function planReply(turn: ResponsesTurn): ResponsesReply {
+  if (turn.toolResults.length > 0) return {text: 'planned'};
+  const plan = [
+    {step: 'Read the code', status: 'completed'},
+    {step: 'Write the test', status: 'in_progress'},
+  ];
+  return {toolCall: {name: 'update_plan', arguments: {plan}}};
+}
+
 const unsupported = 'The Agent Client Protocol has no way to';
 const driver: HarnessDriver = {
   harness: 'acp',
@@ -45,7 +62,9 @@ const driver: HarnessDriver = {
   runTimeoutMs: 300_000,
   apiKeyVariable: 'OPENAI_API_KEY',
   async startServer(script) {
-    const server = await startResponsesServer((turn) => toResponsesReply(script(toMatrixTurn(turn)), turn));
+    const server = await startResponsesServer((turn) =>
+      turn.userText.includes('PLAN') ? planReply(turn) : toResponsesReply(script(toMatrixTurn(turn)), turn),
+    );
     placed.serverUrl = server.url;
     return wrapModelServer(server, () => server.turns().map(toMatrixTurn));
   },
@@ -87,4 +106,40 @@ test('acp (codex-acp): the prompt reaches the model as written; Stratos adds no 
     .filter((turn) => turn.main)
     .map((turn) => turn.prompt);
   assert.ok(prompts.includes('TEXT say hello'), JSON.stringify(prompts));
+});
+
+test("acp (codex-acp): Codex's plan reaches the agent span as agent.plan events", async () => {
+  const {project, home} = matrix;
+  const yaml = `agents:\n  planner:\n    harness: acp${codexAcpSettings()}\n    allowedMcps: []\n`;
+  await project.writeWorkflow('codex-plan', {
+    'workflow.yaml': manifest('codex-plan', yaml),
+    'workflow.ts': acpWorkflowSource,
+  });
+  const input = {
+    agent: 'planner',
+    prompts: ['PLAN the work'],
+    hook: 'none',
+    structured: false,
+    cancelOnTool: '',
+  };
+  const result = await project.cli(['run', 'codex-plan', '--json', '--input', JSON.stringify(input)], {
+    env: home.env,
+    timeoutMs: 300_000,
+  });
+  assert.equal(result.exitCode, 0, result.stdout + result.stderr);
+  const output = result.json.data.output as {replies: unknown[]; events: string[]; error: unknown};
+  assert.equal(output.error, null);
+  assert.deepEqual(output.replies, ['planned']);
+  assert.ok(output.events.includes('plan'), output.events.join());
+  const records = (await readFile(join(result.json.data.runDirectory, 'events.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  const plans = records.filter((record) => record.name === 'agent.plan');
+  assert.ok(plans.length > 0, 'an agent.plan event was recorded');
+  assert.deepEqual(plans.at(-1).attributes, {
+    'stratos.plan.entries': ['Read the code', 'Write the test'],
+    'stratos.plan.statuses': ['completed', 'in_progress'],
+    'stratos.plan.priorities': ['medium', 'medium'],
+  });
 });
