@@ -17,7 +17,7 @@ import type {SpawnedWorkTelemetry} from './spawned-work-telemetry.ts';
  * (`chat <model or harness>`), each tool call an `agent.tool` span (`execute_tool <native name>`), as siblings.
  * Only observed boundaries make spans: an end without an observed start is an event (`agent.model`,
  * `agent.tool`), and a harness that reports usage only for the whole turn (Codex) gets one `agent.usage` event,
- * not invented model spans. A compaction of the conversation is an `agent.compaction` span (`compact
+ * not invented model spans. Each plan the agent reports is an `agent.plan` event. A compaction of the conversation is an `agent.compaction` span (`compact
  * conversation`). Spans still open when the agent span ends close as `incomplete`. Work of sub-agents and
  * background tasks goes to the agent's SpawnedWorkTelemetry, which outlives the turn.
  */
@@ -150,6 +150,14 @@ export class TurnTelemetry {
         else handle.end(attributes);
         return;
       }
+      case 'plan':
+        // The whole plan each time it changes, as parallel lists (span attributes hold no objects).
+        this.#scope.addEvent('agent.plan', {
+          'stratos.plan.entries': event.entries.map((entry) => entry.content),
+          'stratos.plan.statuses': event.entries.map((entry) => entry.status),
+          'stratos.plan.priorities': event.entries.map((entry) => entry.priority),
+        });
+        return;
       case 'usage':
         // Turn-level usage is the sum of the model calls when those were observed; recorded only without them
         // (the harness's own cost figure for the turn is still recorded beside the computed ones).

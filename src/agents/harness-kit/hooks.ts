@@ -124,6 +124,10 @@ export type AgentEvent =
       totalTokens?: number;
       toolUses?: number;
     }
+  /**
+   * The agent's plan as it stands (an ACP agent's `plan` update): every entry, in order, each time it changes.
+   */
+  | {type: 'plan'; entries: PlanEntry[]}
   /** The harness began compacting the conversation (summarising earlier turns to free context). */
   | {type: 'compaction.start'}
   /** A compaction ended: what started it and the conversation's token counts before and after, as reported. */
@@ -134,6 +138,13 @@ export type AgentEvent =
       postTokens?: number;
       error?: string;
     };
+
+/** One entry of an agent's plan: a task, its status and its priority, as the agent reports them. */
+export interface PlanEntry {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  priority: 'high' | 'medium' | 'low';
+}
 
 /** Runs a control hook; a throw becomes the execution's failure, kept as `cause`. */
 export class HookFailure extends Error {

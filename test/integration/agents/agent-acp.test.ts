@@ -2,7 +2,8 @@
 // (test/servers/acp/test-agent.ts, a real process on the SDK's agent side): one session per agent with further
 // prompts in it, the system prompt, env references and the working directory; model selection where the agent
 // offers it; MCP servers as session servers and an agent without HTTP MCP support; permission requests and the
-// beforeTool hook (allow, deny with feedback, modify refused, no hook); a crash mid-session; cancellation through
+// beforeTool hook (allow, deny with feedback, modify refused, no hook); plan updates as observations and span
+// events; a crash mid-session; cancellation through
 // session/cancel; structured output read strictly; and no agent process left after a run.
 import assert from 'node:assert/strict';
 import {createHash} from 'node:crypto';
@@ -185,6 +186,48 @@ test('acp: a permission request runs the beforeTool hook: allow, deny with feedb
   assert.equal(thrown.error?.code, 'STRATOS_AGENT_HOOK_FAILED');
   const unhooked = await run(['use the tool']);
   assert.equal(unhooked.replies[0], 'the tool ran');
+  await assertAgentGone();
+});
+
+test('acp: plan updates are observed and recorded on the agent span, each with every entry', async () => {
+  const output = await run(['make a plan']);
+  assert.equal(output.error, null);
+  assert.equal(output.replies[0], 'planned');
+  assert.deepEqual(
+    output.events.filter((event) => event === 'plan'),
+    ['plan', 'plan'],
+  );
+  const records = (await readFile(join(lastRunDirectory, 'events.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  const plans = records.filter((record) => record.name === 'agent.plan');
+  assert.deepEqual(
+    plans.map((plan) => [
+      plan.attributes['stratos.plan.entries'],
+      plan.attributes['stratos.plan.statuses'],
+      plan.attributes['stratos.plan.priorities'],
+    ]),
+    [
+      [
+        ['Read the code', 'Write the test'],
+        ['in_progress', 'pending'],
+        ['high', 'medium'],
+      ],
+      [
+        ['Read the code', 'Write the test'],
+        ['completed', 'in_progress'],
+        ['high', 'medium'],
+      ],
+    ],
+    JSON.stringify(plans),
+  );
+  // On the agent span of the execute.
+  const agentSpans = records.filter(
+    (record) => record.type === 'operation.end' && record.kind === 'agent.execute',
+  );
+  assert.equal(agentSpans.length, 1);
+  assert.ok(plans.every((plan) => plan.spanId === agentSpans[0].spanId));
   await assertAgentGone();
 });
 

@@ -2,6 +2,7 @@
 // (`node test-agent.ts`). It answers each prompt by the words in it, never by a count:
 // - `use the tool`: reports a tool call, asks permission (allow once / reject once) and reports the outcome;
 // - `crash`: writes to stderr and exits with code 3 mid-turn;
+// - `make a plan`: reports a plan of two entries, then the same plan with the first completed, and replies `planned`;
 // - `wait for cancel`: keeps the turn open until `session/cancel`, then stops with `cancelled`;
 // - `reply json <text>`: replies with <text> as it is;
 // - `write file <path> <text>`: writes <text> to <path> (a credential file that changes between turns);
@@ -93,6 +94,33 @@ const app = acp
     if (prompt.includes('crash')) {
       process.stderr.write('test agent: crashing on purpose\n');
       process.exit(3);
+    }
+    if (prompt.includes('make a plan')) {
+      const entry = (
+        content: string,
+        status: acp.PlanEntry['status'],
+        priority: acp.PlanEntry['priority'],
+      ) => ({
+        content,
+        status,
+        priority,
+      });
+      await update({
+        sessionUpdate: 'plan',
+        entries: [
+          entry('Read the code', 'in_progress', 'high'),
+          entry('Write the test', 'pending', 'medium'),
+        ],
+      });
+      await update({
+        sessionUpdate: 'plan',
+        entries: [
+          entry('Read the code', 'completed', 'high'),
+          entry('Write the test', 'in_progress', 'medium'),
+        ],
+      });
+      await say('planned');
+      return {stopReason: 'end_turn'};
     }
     if (prompt.includes('wait for cancel')) {
       await update({

@@ -1,7 +1,8 @@
 /**
  * What one ACP session reports, as Stratos observations and hooks. `session/update` notifications give the reply
  * text (`agent_message_chunk`), tool calls and their status (`tool_call`, `tool_call_update`: `tool.start` when a
- * call is first seen, `tool.end` with its output when it completes or fails, and the afterTool hook then) and usage;
+ * call is first seen, `tool.end` with its output when it completes or fails, and the afterTool hook then), the
+ * agent's plan (`plan`, ./plan.ts) and usage;
  * `session/request_permission` is where the beforeTool hook decides (./permission.ts). ACP reports no model request
  * boundaries, so no `model.start`/`model.end` is invented.
  */
@@ -9,6 +10,7 @@ import type {AgentEvent, AgentHooks, ToolCall} from '../../harness-kit/hooks.ts'
 import {HookFailure} from '../../harness-kit/hooks.ts';
 import {describeToolCall, parseMcpToolName} from '../../harness-kit/tool-call.ts';
 import {unsupportedDecision} from './permission.ts';
+import {toPlanEvent} from './plan.ts';
 import {acpTools} from './tools.ts';
 
 /** The fields of an ACP tool call (`tool_call`, `tool_call_update` or a permission request's `toolCall`) read here. */
@@ -79,6 +81,11 @@ export class AcpTurnUpdates {
       case 'tool_call_update':
         this.#onToolCall(update as unknown as AcpToolCallFields);
         break;
+      case 'plan': {
+        const plan = toPlanEvent(update);
+        if (plan !== undefined) this.#emit(plan);
+        break;
+      }
       default:
     }
   }
