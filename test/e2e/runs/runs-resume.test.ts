@@ -97,7 +97,7 @@ export default workflow({
 
 const parent = `import {workflow} from '@stratoscli/stratos';
 import {z} from 'zod';
-import createChild from '../../.generated/resume-child.js';
+import createChild from '../.generated/resume-child.js';
 
 export default workflow({
   input: z.strictObject({dir: z.string().describe('Scratch folder')}),
