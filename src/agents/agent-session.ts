@@ -57,6 +57,8 @@ export class AgentSession<Output> implements Agent<Output> {
   #session: HarnessSession | undefined;
   /** Resume: the native conversation of the last replayed turn, continued by the next session. */
   #resumeFrom: JournaledConversation | undefined;
+  /** The key of the first execute's step: the agent's identity across a resume (its worktree). */
+  #firstStepKey: string | undefined;
   #running: {controller: AbortController; done: Promise<unknown>} | undefined;
   /** Records the running turn's harness observations under its agent span. */
   #observer: TurnTelemetry | undefined;
@@ -106,6 +108,7 @@ export class AgentSession<Output> implements Agent<Output> {
       return Promise.reject(createClosedError(this.name, this.#context.workflow.name));
     // The step is keyed now, in call order, so parallel executes keep their places in the journal.
     const step = openStep(this.#context, {kind: 'agent', name: this.name, arguments: {prompt, variables}});
+    this.#firstStepKey ??= step.key === '' ? undefined : step.key;
     const controller = new AbortController();
     const invocation = this.#context.abortController.signal;
     const onInvocationAbort = () =>
@@ -280,6 +283,7 @@ export class AgentSession<Output> implements Agent<Output> {
       context: this.#context,
       cursor: this.#cursor,
       resumeFrom: this.#takeResumeFrom(),
+      firstStepKey: this.#firstStepKey,
       emit: (event) => {
         try {
           if (!this.#spawned.observe(event)) this.#observer?.observe(event);

@@ -32,6 +32,8 @@ export interface StartingAgent {
   cursor: CandidateCursor;
   /** Resume: the native conversation of the last replayed turn, continued by this session. */
   resumeFrom: JournaledConversation | undefined;
+  /** The step key of the agent's first execute: a resumed run's agent gets the checkout it used (worktrees). */
+  firstStepKey: string | undefined;
   /** Receives every observation of the harness. */
   emit: (event: AgentEvent) => void;
 }
@@ -225,6 +227,7 @@ async function acquireWorktree(
     directory: agent.settings.workingDirectory,
     name: setting.name,
     cleanup: setting.cleanup,
+    key: agent.firstStepKey,
     event: (name, attributes) => scope.addEvent(name, attributes),
   });
   return state.worktree;

@@ -74,7 +74,12 @@ export async function resumeRun(target: string, options: ResumeRunOptions = {}):
     invocationDirectory: record.invocationDirectory,
     build: progressOption(options),
     stratosHome: host.home,
-    resume: {resumedFrom: runId, journal},
+    resume: {
+      resumedFrom: runId,
+      journal,
+      lineage: [stored.directory, ...(record.lineage ?? [])],
+      worktrees: record.worktrees ?? [],
+    },
     ...(options.signal === undefined ? {} : {signal: options.signal}),
     ...(options.onNotice === undefined ? {} : {notify: options.onNotice}),
   }).catch((error: unknown) => {

@@ -32,6 +32,8 @@ export interface WorktreeRequest {
   directory: string;
   name?: string | undefined;
   cleanup: boolean;
+  /** Resume: the step key of the agent's first execute, by which a resumed run finds the checkout it used. */
+  key?: string | undefined;
   /** Records an event on the agent's span (creation, reuse, and later the cleanup decision). */
   event: (name: string, attributes: TelemetryAttributes) => void;
 }

@@ -35,7 +35,7 @@ import {
 import {RunWorktrees} from '../worktrees/run-worktrees.ts';
 import {AdmissionLimiter} from './admission.ts';
 import {openInvocationSpend, recordInvocationSpend} from './invocation-spend.ts';
-import {openRunJournal, type ResumeSource} from './run-journal.ts';
+import {describeWorktreeResume, openRunJournal, type ResumeSource} from './run-journal.ts';
 import {endRunningBody, watchRunningBody} from './running-bodies.ts';
 import {splitOverrides} from './split-overrides.ts';
 import {untilCancelled} from './until-cancelled.ts';
@@ -191,7 +191,9 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
   }
   // Worktrees: released once the top-level run and all its descendants have ended (src/worktrees/).
   if (options.parent === undefined && context.worktrees instanceof RunWorktrees)
-    await context.worktrees.releaseAll((event, attributes) => telemetry.event(event, attributes));
+    await context.worktrees.releaseAll((event, attributes) => telemetry.event(event, attributes), {
+      succeeded: outcome.ok,
+    });
   recordInvocationSpend(context, telemetry);
   const done = facts(cleanupFailures);
   return {...done, ...withReport(await closeTelemetry(telemetry, outcome, options)), ...outcome};
@@ -248,6 +250,7 @@ function openContext(
         runId: executionId,
         stratosHome: options.stratosHome ?? resolveStratosHome(),
         report: (diagnostic) => telemetry.run.report(diagnostic.code, diagnostic.message),
+        ...describeWorktreeResume(telemetry.run.artifacts?.directory, options.resume),
       }),
     ...scriptsOf(options),
     spend: openInvocationSpend({parent: options.parent, executionId, workflow: options.workflow, overrides}),

@@ -6,6 +6,7 @@
  */
 import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
+import type {RecordedWorktree} from '../worktrees/reopen-worktree.ts';
 
 export const RESUME_FILE = 'resume.json';
 
@@ -19,6 +20,10 @@ export interface ResumeRecord {
   files: Record<string, string>;
   /** The run folder name of the run this one resumed. */
   resumedFrom?: string;
+  /** The folders of the runs this one continues, nearest first: a success releases their worktree holds. */
+  lineage?: string[];
+  /** The managed worktree checkouts of this run's agents and of the runs it continues (resume-worktrees.ts). */
+  worktrees?: RecordedWorktree[];
 }
 
 export function writeResumeRecord(runDirectory: string, record: ResumeRecord): void {

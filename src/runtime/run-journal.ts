@@ -8,6 +8,8 @@ import type {JournalEntry, JournalStore} from '../context/step-journal.ts';
 import type {StepSeam} from '../context/step-seam.ts';
 import {StratosError} from '../errors/index.ts';
 import {describeError} from '../internal/describe-error.ts';
+import type {RecordedWorktree} from '../worktrees/reopen-worktree.ts';
+import type {RunWorktreesOptions} from '../worktrees/run-worktrees.ts';
 import {fingerprintAuthoredFiles} from './authored-files.ts';
 import {writeResumeRecord} from './resume-record.ts';
 
@@ -15,6 +17,10 @@ import {writeResumeRecord} from './resume-record.ts';
 export interface ResumeSource {
   resumedFrom: string;
   journal: readonly JournalEntry[];
+  /** The folders of the resumed run and of the runs it continues, nearest first. */
+  lineage?: string[];
+  /** The worktree checkouts the resumed run recorded, reopened for the same agents. */
+  worktrees?: RecordedWorktree[];
 }
 
 export interface OpenRunJournalOptions {
@@ -39,7 +45,13 @@ export function openRunJournal(options: OpenRunJournalOptions): StepSeam {
         invocationDirectory: options.invocationDirectory,
         input: options.input,
         files: fingerprintAuthoredFiles(options.workflow.directory),
-        ...(options.resume === undefined ? {} : {resumedFrom: options.resume.resumedFrom}),
+        ...(options.resume === undefined
+          ? {}
+          : {
+              resumedFrom: options.resume.resumedFrom,
+              lineage: options.resume.lineage ?? [],
+              worktrees: options.resume.worktrees ?? [],
+            }),
       });
     } catch (error) {
       options.report(
@@ -51,6 +63,34 @@ export function openRunJournal(options: OpenRunJournalOptions): StepSeam {
     store: runDirectory === undefined ? undefined : openStore(runDirectory, options.resume),
     replay: options.resume?.journal,
   });
+}
+
+/**
+ * What the run's worktree gate needs for resume: the run folder its checkouts are held for when it does not
+ * succeed, the resumed run's checkouts and lineage, and the writer that keeps its checkouts in its resume.json.
+ */
+export function describeWorktreeResume(
+  runDirectory: string | undefined,
+  resume: ResumeSource | undefined,
+): Pick<RunWorktreesOptions, 'runDirectory' | 'resume' | 'remember'> {
+  return {
+    runDirectory,
+    ...(resume === undefined
+      ? {}
+      : {
+          resume: {
+            resumedFrom: resume.resumedFrom,
+            worktrees: resume.worktrees ?? [],
+            lineage: resume.lineage ?? [],
+          },
+        }),
+    ...(runDirectory === undefined
+      ? {}
+      : {
+          remember: async (worktrees) =>
+            (await import('./resume-worktrees.ts')).rememberWorktrees(runDirectory, worktrees),
+        }),
+  };
 }
 
 /** The run's journal store; a resumed run's starts with the original's entries, so it can itself be resumed. */

@@ -37,6 +37,8 @@ export interface AcquireWorktreeOptions {
   cleanup: boolean;
   /** The top-level run's execution id. */
   runId: string;
+  /** The run's folder when it can be resumed: if its process dies, the checkout is held for resume. */
+  runDirectory?: string | undefined;
   lockTimeoutMs?: number | undefined;
 }
 
@@ -48,7 +50,8 @@ export interface WorktreeLease {
   /** Where the harness works: the checkout's counterpart of the agent's directory, else its root. */
   directory: string;
   branch: string;
-  origin: 'created' | 'reused' | 'recreated';
+  /** `resumed`: the checkout of the interrupted run that this run resumes (`reopen-worktree.ts`). */
+  origin: 'created' | 'reused' | 'recreated' | 'resumed';
   /** For a new branch: the ref it started from (`refs/remotes/origin/HEAD` or `HEAD`) and its commit. */
   base?: {ref: string; commit: string};
   diagnostics: Diagnostic[];
@@ -56,7 +59,8 @@ export interface WorktreeLease {
   reconciled: CleanupDecision[];
 }
 
-type Lease = Omit<WorktreeLease, 'directory' | 'reconciled'>;
+/** A lease before its directory is mapped and reconciliation is attached. */
+export type Lease = Omit<WorktreeLease, 'directory' | 'reconciled'>;
 
 /**
  * @throws StratosError STRATOS_WORKTREE_NOT_A_REPOSITORY, STRATOS_WORKTREE_NAME_INVALID,
@@ -188,14 +192,14 @@ async function createNew(
 }
 
 /** Adds this run to the record (created when absent); a `cleanup: false` request sets the protection for good. */
-async function register<T extends Omit<Lease, 'diagnostics' | 'base'>>(
+export async function register<T extends Omit<Lease, 'diagnostics' | 'base'>>(
   lease: T,
   options: AcquireWorktreeOptions,
   records: string,
 ): Promise<T> {
   const previous = await readRecord(records, lease.name);
   let record: WorktreeRecord;
-  if (previous !== undefined && lease.origin === 'reused') record = previous;
+  if (previous !== undefined && (lease.origin === 'reused' || lease.origin === 'resumed')) record = previous;
   else {
     // A checkout made now replaces any that is gone: a protection ended with the checkout it protected.
     record = {
@@ -210,7 +214,7 @@ async function register<T extends Omit<Lease, 'diagnostics' | 'base'>>(
     };
   }
   if (!record.users.some((user) => user.runId === options.runId && user.pid === process.pid))
-    record.users.push(currentUser(options.runId));
+    record.users.push(currentUser(options.runId, options.runDirectory));
   if (!options.cleanup && !record.protected) {
     record.protected = true;
     record.protectedBy = {runId: options.runId, agent: options.agent, at: new Date().toISOString()};
@@ -254,7 +258,7 @@ async function ensureIgnored(repository: Repository): Promise<void> {
 }
 
 /** The agent's directory mapped into the checkout when the checkout has it; else the checkout's root. */
-async function counterpart(directory: string, checkout: string): Promise<string> {
+export async function counterpart(directory: string, checkout: string): Promise<string> {
   const top = await runGit(['rev-parse', '--show-toplevel'], directory);
   if (!top.ok) return checkout;
   const inside = relative(await realpath(top.stdout.trim()), await realpath(directory));

@@ -13,9 +13,9 @@ import {type CheckoutFinding, inspectCheckout} from './inspect-checkout.ts';
 import {findWorktree} from './list-worktrees.ts';
 import {withRepositoryLock} from './repository-lock.ts';
 import {gitComplaint, runGit} from './run-git.ts';
+import {describeHeld, type HoldChanges, settleRegistrations} from './worktree-holds.ts';
 import {withWorktreeLock} from './worktree-lock.ts';
 import {
-  isUserAlive,
   lockFile,
   readRecord,
   recordsDirectory,
@@ -32,7 +32,8 @@ export type CleanupReason =
   | 'changes'
   | 'commits'
   | 'stash'
-  | 'unverified';
+  | 'unverified'
+  | 'resumable';
 
 /** What cleanup decided for one checkout. `diagnostic` is set when work was kept for a reason to act on. */
 export interface CleanupDecision {
@@ -46,7 +47,7 @@ export interface CleanupDecision {
   diagnostic?: Diagnostic;
 }
 
-export interface CleanUpWorktreeOptions {
+export interface CleanUpWorktreeOptions extends HoldChanges {
   stratosHome: string;
   repository: string;
   name: string;
@@ -69,7 +70,7 @@ export async function cleanUpWorktree(options: CleanUpWorktreeOptions): Promise<
           return unverified(fallback, 'it has no bookkeeping record, so Stratos cannot tell who uses it');
         }
         Object.assign(fallback, {path: record.path, branch: record.branch});
-        record.users = record.users.filter((user) => user.runId !== options.runId && isUserAlive(user));
+        settleRegistrations(record, options);
         const git = <T>(fn: () => Promise<T>) =>
           withRepositoryLock(options.stratosHome, options.repository, fn, options.lockTimeoutMs);
         const decision = await decide(options.repository, record, git);
@@ -125,6 +126,7 @@ async function decide(repository: string, record: WorktreeRecord, git: Serialize
       message: `Worktree '${record.name}' at ${record.path} is kept: a cleanup: false request protects it.`,
     };
   }
+  if (record.holds !== undefined) return describeHeld(subject, record.holds);
   if (entry === undefined)
     return unverified(subject, 'the directory is no longer a worktree of the repository');
   if (entry.locked !== undefined)

@@ -19,6 +19,15 @@ export interface WorktreeUser {
   pid: number;
   host: string;
   since: string;
+  /** The run's folder when the run can be resumed: if its process dies, the checkout is held for resume. */
+  runDirectory?: string;
+}
+
+/** A checkout kept for an interrupted run that can still be resumed (`worktree-holds.ts`). */
+export interface WorktreeHold {
+  /** The interrupted run's folder; the hold lasts while its resume.json exists. */
+  runDirectory: string;
+  since: string;
 }
 
 export interface WorktreeRecord {
@@ -31,6 +40,8 @@ export interface WorktreeRecord {
   protected: boolean;
   protectedBy?: {runId: string; agent: string; at: string};
   users: WorktreeUser[];
+  /** Interrupted runs that can still be resumed and need this checkout. */
+  holds?: WorktreeHold[];
   updatedAt: string;
 }
 
@@ -85,8 +96,14 @@ export async function listRecordNames(directory: string): Promise<string[]> {
 }
 
 /** This process as a user of a checkout. */
-export function currentUser(runId: string): WorktreeUser {
-  return {runId, pid: process.pid, host: hostname(), since: new Date().toISOString()};
+export function currentUser(runId: string, runDirectory?: string): WorktreeUser {
+  return {
+    runId,
+    pid: process.pid,
+    host: hostname(),
+    since: new Date().toISOString(),
+    ...(runDirectory === undefined ? {} : {runDirectory}),
+  };
 }
 
 /**

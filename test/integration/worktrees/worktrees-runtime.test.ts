@@ -1,10 +1,10 @@
 // The runtime's side of worktrees, through the real invocation pipeline and real git: a top-level run releases
 // the worktrees its invocation tree acquired only after it and all its descendants ended, on success, failure and
-// cancellation, with the decisions as result warnings, run.log lines and span events. Workflow code here uses the
+// cancellation (a run that can be resumed holds its checkouts), with the decisions as result warnings, run.log lines and span events. Workflow code here uses the
 // context's worktree gate exactly as an agent does, without a harness (test/integration/worktrees/agent-worktree.test.ts
 // covers the harness).
 import assert from 'node:assert/strict';
-import {readFile, stat, writeFile} from 'node:fs/promises';
+import {readFile, rm, stat, writeFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {afterEach, test} from 'node:test';
 import {z} from 'zod';
@@ -80,7 +80,7 @@ test('success: a checkout with work is kept, with the warning, the run.log line 
   assert.ok(runJson.diagnostics.some((d: {code: string}) => d.code === 'STRATOS_WORKTREE_KEPT_CHANGES'));
 });
 
-test('failure: the run fails, and its clean checkout is still removed', async () => {
+test('failure: the run fails and keeps its clean checkout for resume until it can no longer be resumed', async () => {
   const r = await createTempRepo();
   repos.push(r);
   const path = join(r.root, '.stratos', 'worktrees', 'failing');
@@ -89,10 +89,22 @@ test('failure: the run fails, and its clean checkout is still removed', async ()
     throw new Error('the workflow broke');
   });
   assert.equal(result.ok, false);
+  assert.equal(await exists(path), true);
+  assert.equal(
+    result.telemetryWarnings.some((w) => w.code.startsWith('STRATOS_WORKTREE_KEPT')),
+    false,
+  );
+  const log = await readFile(join(result.runDirectory!, 'run.log'), 'utf8');
+  assert.match(log, /event stratos\.worktree\.cleanup: Worktree 'failing' at .* is kept for resuming run /);
+  // Once the run cannot be resumed (its folder went, as run retention removes it), reconciliation cleans it.
+  await rm(result.runDirectory!, {recursive: true, force: true});
+  const next = await invoke(r, 'next', async () => {
+    await acquire('unrelated');
+    return {};
+  });
+  assert.equal(next.ok, true);
   assert.equal(await exists(path), false);
   assert.equal(r.git(['branch', '--list', 'stratos/failing']).trim(), 'stratos/failing');
-  const log = await readFile(join(result.runDirectory!, 'run.log'), 'utf8');
-  assert.match(log, /event stratos\.worktree\.cleanup: Worktree 'failing' was clean and is removed/);
 });
 
 test('cancellation: cleanup runs after the cancelled run stops', async () => {
@@ -117,7 +129,9 @@ test('cancellation: cleanup runs after the cancelled run stops', async () => {
   );
   assert.equal(result.ok, false);
   assert.equal(result.error.code, 'STRATOS_RUN_CANCELLED');
-  assert.ok(result.telemetryWarnings.some((w) => w.code === 'STRATOS_WORKTREE_KEPT_CHANGES'));
+  // A cancelled run can be resumed: its checkout is held for that, work and all.
+  const log = await readFile(join(result.runDirectory!, 'run.log'), 'utf8');
+  assert.match(log, /Worktree 'cancelled' at .* is kept for resuming run /);
   assert.equal(await readFile(join(path, 'partial.txt'), 'utf8'), 'half\n');
 });
 

@@ -35,7 +35,7 @@ test('a harness that continues conversations gets the journaled id; nothing to c
 
 test('a harness that cannot continue, another harness or no identity fail with a code before any request', () => {
   for (const [h, from] of [
-    [harness('opencode', false), {harness: 'opencode', id: 's'}],
+    [harness('acp', false), {harness: 'acp', id: 's'}],
     [harness('codex', true), {harness: 'claude-code', id: 's'}],
     [harness('codex', true), {harness: 'codex', id: undefined}],
   ] as const) {

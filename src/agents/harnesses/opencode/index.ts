@@ -7,7 +7,6 @@
  * harness adapter"): ./translate-events.ts, ./tools.ts, ./authentication.ts, ./sdk.ts, with OpenCode's own
  * ./mcp-startup.ts, ./model-rejection.ts, ./ollama-provider.ts and ./provider-keys.ts.
  */
-import {StratosError} from '../../../errors/stratos-error.ts';
 import type {AgentHarness} from '../../harness.ts';
 import {importHarnessSdk} from '../../harness-kit/import-harness-sdk.ts';
 import {
@@ -16,13 +15,16 @@ import {
   startMcpHookBridge,
 } from '../../harness-kit/mcp-hook-bridge.ts';
 import {toServerSetup} from './native-options.ts';
+import {createOpenCodeSession, findOpenCodeSession} from './open-session.ts';
 import {type OpenCodeServer, startOpenCodeServer} from './process.ts';
 import {openCodeSdk} from './sdk.ts';
-import {describeError, OpenCodeSession} from './session.ts';
+import {OpenCodeSession} from './session.ts';
 import {OpenCodeTurnEvents} from './turn-events.ts';
 
 export const openCodeHarness: AgentHarness = {
   id: 'opencode',
+  // Sessions live in OpenCode's own data folder (XDG_DATA_HOME/opencode, the user's), which outlives the server.
+  continuesConversations: true,
   async createSession(options) {
     const sdk = await importHarnessSdk('opencode', openCodeSdk, () => import('@opencode-ai/sdk'));
     let bridge: McpHookBridge | undefined;
@@ -40,14 +42,10 @@ export const openCodeHarness: AgentHarness = {
       const {model, env} = toServerSetup(options, bridge);
       server = await startOpenCodeServer({cwd: options.workingDirectory, env});
       const client = sdk.createOpencodeClient({baseUrl: server.url, directory: options.workingDirectory});
-      const created = await client.session.create({body: {}});
-      if (created.data === undefined)
-        throw new StratosError(
-          'STRATOS_AGENT_INIT_FAILED',
-          `Agent '${options.agent}' (opencode): OpenCode did not create a session: ${describeError(created.error)}`,
-          {details: {agent: options.agent, harness: 'opencode'}},
-        );
-      const id = created.data.id;
+      const id =
+        options.resumeConversation === undefined
+          ? await createOpenCodeSession(client, options.agent)
+          : await findOpenCodeSession(client, options.agent, options.resumeConversation);
       events = new OpenCodeTurnEvents(
         id,
         options.mcpServers.map((s) => s.name),

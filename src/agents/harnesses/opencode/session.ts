@@ -49,6 +49,11 @@ export class OpenCodeSession implements HarnessSession {
     this.#parts = parts;
   }
 
+  /** The OpenCode session's id, journaled so that a resumed run continues it (./open-session.ts). */
+  conversationId(): string {
+    return this.#parts.id;
+  }
+
   /** A control hook threw: stop the running prompt; `run` rejects with the hook failure. */
   failTurn(failure: HookFailure): void {
     if (this.#running === undefined || this.#hookFailure !== undefined) return;
