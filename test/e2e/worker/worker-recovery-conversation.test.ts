@@ -130,3 +130,27 @@ test('a recovered queued run continues its agent native conversation, sending on
   );
   assert.equal(await again.stop('SIGINT'), 0, again.stderr());
 });
+
+test('a run recovered on another machine is refused before any request when its agent holds a conversation there', async () => {
+  const runId = await startAndKill('moved', 'move-1');
+  released.add('moved');
+  const seen = server.turns().length;
+  // Another machine: its own Stratos home (and so its own machine id), the same database and worker id.
+  const otherHome = join(project.home, '..', 'other-home');
+  await writeSettings(otherHome);
+  const elsewhere = await startWorkerProcess(['--queue', 'talk', '--id', 'move-1'], {
+    cwd: project.cwd,
+    env: {...env, STRATOS_HOME: otherHome},
+  });
+  workers.push(elsewhere);
+  await elsewhere.waitFor(new RegExp(`run ${runId} \\(talk\\) (succeeded|failed)`));
+  const shown = await project.cli(['runs', 'show', runId, '--json'], {env});
+  const {status, result} = shown.json.data.queued;
+  assert.equal(status, 'failed', JSON.stringify(result));
+  assert.equal(result.error.code, 'STRATOS_QUEUE_SESSION_ELSEWHERE', result.error.message);
+  assert.match(result.error.message, /Agent 'main' cannot continue on this machine: its codex conversation/);
+  assert.match(result.error.message, /Nothing was sent\. Recover the run on /);
+  assert.notEqual(result.error.details.machine.id, result.error.details.here.id);
+  assert.deepEqual(prompts('moved', seen), [], 'no request after the refusal');
+  assert.equal(await elsewhere.stop('SIGINT'), 0, elsewhere.stderr());
+});
