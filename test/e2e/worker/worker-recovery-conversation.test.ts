@@ -2,7 +2,8 @@
 // killed with SIGKILL while the third of four turns is in flight (docs/scale-out.md, "Moving a run to another
 // machine"). Recovered by the worker restarted under the same id, the server sees exactly the remaining turns and
 // the first of them carries the earlier ones. Recovered by a worker with another Stratos home (another machine),
-// the run fails with STRATOS_QUEUE_SESSION_ELSEWHERE before any new request.
+// the run fails with STRATOS_QUEUE_SESSION_ELSEWHERE before any new request, naming the conversation and, for a
+// `worktree:` agent, its worktree.
 import assert from 'node:assert/strict';
 import {execFileSync} from 'node:child_process';
 import {mkdir, writeFile} from 'node:fs/promises';
@@ -59,11 +60,18 @@ before(async () => {
     ),
     'workflow.ts': source,
   });
+  await project.writeWorkflow('tree', {
+    'workflow.yaml': manifest(
+      'tree',
+      'agents:\n  main:\n    harness: codex\n    model: gpt-test\n    allowedMcps: []\n    worktree: true\n',
+    ),
+    'workflow.ts': source,
+  });
   const git = (args: string[]) => execFileSync('git', args, {cwd: project.cwd, env: process.env});
   git(['init', '-q', '-b', 'main']);
   git(['add', '.']);
   git(['commit', '-q', '-m', 'workflows']);
-  const build = await project.cli(['build', 'talk', '--json'], {env});
+  const build = await project.cli(['build', '--json'], {env});
   assert.equal(build.exitCode, 0, build.stdout + build.stderr);
 });
 
@@ -94,11 +102,11 @@ const prompts = (tag: string, from = 0) =>
     .filter((text) => text.startsWith(`${tag} `));
 
 /** Enqueues a four-turn run tagged `tag` on a worker with id `id`; kills the worker once turn 3 is in flight. */
-async function startAndKill(tag: string, id: string): Promise<string> {
+async function startAndKill(tag: string, id: string, workflow = 'talk'): Promise<string> {
   const first = await startWorkerProcess(['--queue', 'talk', '--id', id], {cwd: project.cwd, env});
   workers.push(first);
   const enqueued = await project.cli(
-    ['run', 'talk', '--input', JSON.stringify({turns: 4, tag}), '--queue', 'talk', '--json'],
+    ['run', workflow, '--input', JSON.stringify({turns: 4, tag}), '--queue', 'talk', '--json'],
     {env},
   );
   assert.equal(enqueued.exitCode, 0, enqueued.stderr);
@@ -135,22 +143,52 @@ test('a run recovered on another machine is refused before any request when its 
   const runId = await startAndKill('moved', 'move-1');
   released.add('moved');
   const seen = server.turns().length;
-  // Another machine: its own Stratos home (and so its own machine id), the same database and worker id.
-  const otherHome = join(project.home, '..', 'other-home');
-  await writeSettings(otherHome);
-  const elsewhere = await startWorkerProcess(['--queue', 'talk', '--id', 'move-1'], {
-    cwd: project.cwd,
-    env: {...env, STRATOS_HOME: otherHome},
-  });
-  workers.push(elsewhere);
+  const elsewhere = await startElsewhere('move-1');
   await elsewhere.waitFor(new RegExp(`run ${runId} \\(talk\\) (succeeded|failed)`));
-  const shown = await project.cli(['runs', 'show', runId, '--json'], {env});
-  const {status, result} = shown.json.data.queued;
-  assert.equal(status, 'failed', JSON.stringify(result));
-  assert.equal(result.error.code, 'STRATOS_QUEUE_SESSION_ELSEWHERE', result.error.message);
-  assert.match(result.error.message, /Agent 'main' cannot continue on this machine: its codex conversation/);
+  const result = await refusal(runId);
+  assert.match(
+    result.error.message,
+    /Agent 'main' cannot continue on this machine: its codex conversation \(\S+\) is on machine /,
+  );
   assert.match(result.error.message, /Nothing was sent\. Recover the run on /);
   assert.notEqual(result.error.details.machine.id, result.error.details.here.id);
   assert.deepEqual(prompts('moved', seen), [], 'no request after the refusal');
   assert.equal(await elsewhere.stop('SIGINT'), 0, elsewhere.stderr());
 });
+
+test('an agent whose earlier turns worked in a worktree on another machine is refused, naming the worktree', async () => {
+  const runId = await startAndKill('tree', 'tree-1', 'tree');
+  released.add('tree');
+  const seen = server.turns().length;
+  const elsewhere = await startElsewhere('tree-1');
+  await elsewhere.waitFor(new RegExp(`run ${runId} \\(tree\\) (succeeded|failed)`));
+  const result = await refusal(runId);
+  assert.match(
+    result.error.message,
+    /its codex conversation \(\S+\) and its worktree \(\S+\/\.stratos\/worktrees\/\S+\) are on machine /,
+  );
+  assert.deepEqual(prompts('tree', seen), [], 'no request after the refusal');
+  assert.equal(await elsewhere.stop('SIGINT'), 0, elsewhere.stderr());
+});
+
+/** A worker on another machine: its own Stratos home (and so its own machine id), the same database and worker id. */
+async function startElsewhere(id: string): Promise<WorkerProcess> {
+  const otherHome = join(project.home, '..', `home-${id}`);
+  await writeSettings(otherHome);
+  const worker = await startWorkerProcess(['--queue', 'talk', '--id', id], {
+    cwd: project.cwd,
+    env: {...env, STRATOS_HOME: otherHome},
+  });
+  workers.push(worker);
+  return worker;
+}
+
+/** The run's recorded failure, which must be the refusal. */
+// biome-ignore lint/suspicious/noExplicitAny: the run's JSON record
+async function refusal(runId: string): Promise<any> {
+  const shown = await project.cli(['runs', 'show', runId, '--json'], {env});
+  const {status, result} = shown.json.data.queued;
+  assert.equal(status, 'failed', JSON.stringify(result));
+  assert.equal(result.error.code, 'STRATOS_QUEUE_SESSION_ELSEWHERE', result.error.message);
+  return result;
+}
