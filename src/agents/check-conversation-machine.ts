@@ -27,7 +27,7 @@ export function checkConversationMachine(
   if (held.length === 0) return;
   throw new StratosError(
     'STRATOS_QUEUE_SESSION_ELSEWHERE',
-    `Agent '${agent}' cannot continue on this machine: ${held.join(' and ')} ${held.length === 1 ? 'is' : 'are'} on ${describeMachine(there)}, where its earlier turns ran, and this run is now on ${describeMachine(here)}. Nothing was sent. Recover the run on ${there.host}: start 'stratos worker' there with the same id (--id), or run the workflow anew.`,
+    `Agent '${agent}' cannot continue on this machine: ${held.join(' and ')} ${held.length === 1 ? 'is' : 'are'} on ${describeMachine(there)}, where its earlier turns ran, and this run is now on ${describeMachine(here)}. Nothing was sent. Enqueue the workflow anew; to recover such runs, start the dead worker again on ${there.host}, under the same id (--id).`,
     {
       details: {
         agent,

@@ -150,7 +150,10 @@ test('a run recovered on another machine is refused before any request when its 
     result.error.message,
     /Agent 'main' cannot continue on this machine: its codex conversation \(\S+\) is on machine /,
   );
-  assert.match(result.error.message, /Nothing was sent\. Recover the run on /);
+  assert.match(
+    result.error.message,
+    /Nothing was sent\. Enqueue the workflow anew; to recover such runs, start the dead worker again on /,
+  );
   assert.notEqual(result.error.details.machine.id, result.error.details.here.id);
   assert.deepEqual(prompts('moved', seen), [], 'no request after the refusal');
   assert.equal(await elsewhere.stop('SIGINT'), 0, elsewhere.stderr());
