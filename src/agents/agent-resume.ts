@@ -6,6 +6,7 @@
 import {describeReplayedStep, replayOutcome} from '../context/replayed-step.ts';
 import type {JournalEntry} from '../context/step-journal.ts';
 import {StratosError} from '../errors/index.ts';
+import type {MachineIdentity} from '../internal/machine-identity.ts';
 import type {OperationScope} from '../telemetry/index.ts';
 import type {AgentHarness} from './harness.ts';
 
@@ -14,6 +15,10 @@ export interface JournaledConversation {
   harness: string;
   /** Undefined when the harness reported none: it cannot be continued. */
   id: string | undefined;
+  /** The managed worktree the turns worked in, when the agent had one. */
+  worktree?: string;
+  /** The machine that ran the turns (and holds the conversation and the worktree), when the run recorded it. */
+  machine?: MachineIdentity;
 }
 
 /** The journal details of a completed agent turn. */
@@ -21,15 +26,27 @@ export function describeJournaledTurn(
   prompt: string,
   harness: string,
   conversation: string | undefined,
+  worktree?: string,
 ): Record<string, unknown> {
-  return {prompt, harness, ...(conversation === undefined ? {} : {conversation})};
+  return {
+    prompt,
+    harness,
+    ...(conversation === undefined ? {} : {conversation}),
+    ...(worktree === undefined ? {} : {worktree}),
+  };
 }
 
 export function readJournaledConversation(entry: JournalEntry): JournaledConversation | undefined {
   const harness = entry.details?.harness;
   if (typeof harness !== 'string') return;
   const id = entry.details?.conversation;
-  return {harness, id: typeof id === 'string' ? id : undefined};
+  const worktree = entry.details?.worktree;
+  return {
+    harness,
+    id: typeof id === 'string' ? id : undefined,
+    ...(typeof worktree === 'string' ? {worktree} : {}),
+    ...(entry.machine === undefined ? {} : {machine: entry.machine}),
+  };
 }
 
 /** The journaled answer of an agent turn, marked on its span as replayed. */

@@ -187,7 +187,12 @@ export class AgentSession<Output> implements Agent<Output> {
     const conversation = this.#session?.conversationId?.();
     await step.complete(
       {value: output},
-      describeJournaledTurn(text, this.#cursor.current.harness, conversation),
+      describeJournaledTurn(
+        text,
+        this.#cursor.current.harness,
+        conversation,
+        this.#start.worktree?.directory,
+      ),
     );
     return output;
   }

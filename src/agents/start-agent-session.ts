@@ -78,6 +78,11 @@ async function startPhases(
   scope: OperationScope,
 ): Promise<{session: HarnessSession; systemPrompt: string | undefined}> {
   const {name, settings, code, context, cursor} = agent;
+  // A recovered run on another machine: refused before the worktree, the harness or any request.
+  if (agent.resumeFrom?.machine !== undefined) {
+    const {checkConversationMachine} = await import('./check-conversation-machine.ts');
+    checkConversationMachine(name, agent.resumeFrom, context.steps?.machine);
+  }
   const phase = <T>(id: string, label: string, fn: () => Promise<T>): Promise<T> =>
     context.telemetry.operation({kind: `agent.start.${id}`, name: label}, fn);
   // Worktrees: the agent's checkout exists before the harness starts (src/worktrees/, through the context).

@@ -12,6 +12,7 @@ import type {Checkout} from '../engine/repository-identity.ts';
 import type {WorkerReport} from '../engine/run-worker.ts';
 import {isStratosError, redactCredentialSecrets, StratosError} from '../errors/index.ts';
 import {sha256Hex} from '../internal/hash.ts';
+import {type MachineIdentity, readMachineIdentity} from '../internal/machine-identity.ts';
 import {requireEngine, resolveQueue} from './engine-host.ts';
 import {type HostOptions, resolveHost} from './host.ts';
 import {runWorkflow} from './run-workflow.ts';
@@ -48,6 +49,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerRe
     options.id ?? `${hostname()}-${sha256Hex(`${checkout.root}\0${host.home}\0${queue}`).slice(0, 12)}`;
   const release = holdWorkerLock(host.home, id);
   try {
+    const machine = readMachineIdentity(host.home);
     const {runWorker} = await import('../engine/run-worker.ts');
     const queueConcurrency = engine.settings.queues[queue]?.concurrency;
     return await runWorker({
@@ -60,7 +62,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerRe
       ...(options.onLog === undefined ? {} : {log: options.onLog}),
       ...(options.onRun === undefined ? {} : {onRun: options.onRun}),
       onReady: () => options.onReady?.({id, queue, repository: checkout.root}),
-      execute: (request, run) => runQueuedRequest(request, checkout, host.env, id, run.journal),
+      execute: (request, run) => runQueuedRequest(request, checkout, host.env, id, run.journal, machine),
     });
   } finally {
     release();
@@ -74,6 +76,7 @@ async function runQueuedRequest(
   env: NodeJS.ProcessEnv,
   worker: string,
   journal: JournalStore,
+  machine: MachineIdentity,
 ): Promise<QueuedRunResult> {
   const startedAt = new Date();
   const failed = (error: StratosError): QueuedRunResult => ({
@@ -97,8 +100,9 @@ async function runQueuedRequest(
   }
   try {
     // The run's journal is its table rows: a run recovered after its worker died answers the steps it completed
-    // from them (docs/scale-out.md, "Steps").
-    const steps = createJournalSeam(request.workflow, {store: journal, replay: await journal.read()});
+    // from them (docs/scale-out.md, "Steps"), each recorded with this machine ("Moving a run to another machine").
+    const replay = await journal.read();
+    const steps = createJournalSeam(request.workflow, {store: journal, replay, machine});
     const result = await runWorkflow(join(checkout.root, request.root, request.folder), request.input, {
       cwd: join(checkout.root, request.directory),
       env,

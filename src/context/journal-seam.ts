@@ -5,6 +5,7 @@
  */
 import {StratosError} from '../errors/index.ts';
 import {describeError} from '../internal/describe-error.ts';
+import type {MachineIdentity} from '../internal/machine-identity.ts';
 import {findCurrentSpanId} from './replayed-step.ts';
 import type {JournalEntry, JournalStore} from './step-journal.ts';
 import type {StepCall, StepSeam} from './step-seam.ts';
@@ -14,10 +15,13 @@ export interface JournalSeamOptions {
   store?: JournalStore | undefined;
   /** The journal of the run being resumed. */
   replay?: readonly JournalEntry[] | undefined;
+  /** The machine this run runs on: recorded on every completed step (a queued run's, docs/scale-out.md). */
+  machine?: MachineIdentity | undefined;
 }
 
 interface SeamState {
   store: JournalStore | undefined;
+  machine: MachineIdentity | undefined;
   byKey: Map<string, JournalEntry>;
   bySequence: Map<string, JournalEntry>;
   ordinals: Map<string, number>;
@@ -28,6 +32,7 @@ interface SeamState {
 export function createJournalSeam(position: string, options: JournalSeamOptions = {}): StepSeam {
   const state: SeamState = {
     store: options.store,
+    machine: options.machine,
     byKey: new Map(),
     bySequence: new Map(),
     ordinals: new Map(),
@@ -43,6 +48,7 @@ export function createJournalSeam(position: string, options: JournalSeamOptions 
 
 function seamAt(state: SeamState, position: string): StepSeam {
   return {
+    machine: state.machine,
     within: (key) => seamAt(state, key),
     open: (call: StepCall) => {
       const name = `${position}/${call.kind}:${call.name}`;
@@ -88,6 +94,7 @@ function seamAt(state: SeamState, position: string): StepSeam {
           };
           const spanId = findCurrentSpanId();
           if (spanId !== undefined) entry.spanId = spanId;
+          if (state.machine !== undefined) entry.machine = state.machine;
           try {
             await state.store.append(entry);
           } catch (error) {

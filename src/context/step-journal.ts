@@ -4,6 +4,7 @@
  * folder (resume), a PostgreSQL table (the scale-out engine). The execution context carries the run's journal; the
  * step seam consults it before a primitive does real work and appends to it before the result reaches workflow code.
  */
+import type {MachineIdentity} from '../internal/machine-identity.ts';
 
 /** The primitives whose calls are steps. */
 export type StepKind = 'agent' | 'decision' | 'mcp' | 'child' | 'step';
@@ -32,6 +33,8 @@ export interface JournalEntry {
   /** When the step completed (ISO 8601), and the span that recorded it in the original run. */
   completedAt: string;
   spanId?: string;
+  /** The machine the step ran on, when the run records it (a queued run's): where its native state lives. */
+  machine?: MachineIdentity;
 }
 
 /** Where one run's journal lives. */

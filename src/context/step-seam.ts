@@ -5,6 +5,7 @@
  * the seam of the step that started it (`within`), so keys carry the position in the run tree. `stratos test`'s
  * scripted answers (`scripted-answers.ts`) are consulted at the same interception points.
  */
+import type {MachineIdentity} from '../internal/machine-identity.ts';
 import type {ExecutionContext} from './execution-context.ts';
 import type {JournalEntry, StepKind} from './step-journal.ts';
 
@@ -40,6 +41,8 @@ export interface StepSeam {
   open(call: StepCall): OpenedStep;
   /** The seam of the child invocation that the step `key` starts. */
   within(key: string): StepSeam;
+  /** The machine this run runs on, when its steps record it (a queued run's). */
+  readonly machine?: MachineIdentity | undefined;
 }
 
 const untracked: OpenedStep = {key: '', recorded: undefined, complete: async () => {}};

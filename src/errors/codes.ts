@@ -364,6 +364,8 @@ export const errorCodes = {
     "The worker that took a queued run does not hold the run's repository (recorded on the run).",
   STRATOS_QUEUE_RUN_FAILED: 'A queued run ended without a result from the worker (an engine failure).',
   STRATOS_WORKER_ID_IN_USE: 'Another worker with the same id is running on this machine.',
+  STRATOS_QUEUE_SESSION_ELSEWHERE:
+    "A recovered queued run's agent would continue a native conversation or worktree held by another machine.",
 
   // anything unexpected
   STRATOS_INTERNAL: 'An unexpected error inside Stratos; please report it.',

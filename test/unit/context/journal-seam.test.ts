@@ -124,3 +124,26 @@ test('cancellations and failures of the resume itself are not journaled as a ste
     error: {code: 'STRATOS_RUN_FAILED', message: 'boom'},
   });
 });
+
+test('a seam with a machine records it on every completed step and hands it to child seams', async () => {
+  const machine = {host: 'build-1', id: 'aaaaaaaaaaaaaaaa'};
+  const entries: JournalEntry[] = [];
+  const seam = createJournalSeam('wf', {
+    store: {read: async () => entries, append: async (e) => void entries.push(e)},
+    machine,
+  });
+  await seam.open({kind: 'agent', name: 'main', arguments: {}}).complete({value: 'x'});
+  const child = seam.within('wf/child:c#0');
+  assert.deepEqual(child.machine, machine);
+  await child.open({kind: 'step', name: 's', arguments: null}).complete({value: 1});
+  assert.deepEqual(
+    entries.map((entry) => entry.machine),
+    [machine, machine],
+  );
+  const local = createJournalSeam('wf', {
+    store: {read: async () => [], append: async (e) => void entries.push(e)},
+  });
+  assert.equal(local.machine, undefined);
+  await local.open({kind: 'step', name: 't', arguments: null}).complete({value: 2});
+  assert.equal(entries.at(-1)?.machine, undefined);
+});
