@@ -108,6 +108,7 @@ export const cachedPathModules: Record<string, readonly CachedPath[]> = {
   'config/settings.ts': ['run'],
   'context/execution-context.ts': ['build', 'entry', 'run'],
   'context/journal-seam.ts': ['run'],
+  'context/journal-source.ts': ['run'],
   'context/jsonl-journal-store.ts': ['run'],
   'context/replayed-step.ts': ['entry', 'run'],
   'context/resource-registry.ts': ['run'],

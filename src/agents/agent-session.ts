@@ -152,13 +152,15 @@ export class AgentSession<Output> implements Agent<Output> {
       variables,
       field: `prompt of agent '${this.name}'`,
     });
-    // Resume: a journaled turn is its recorded answer; the next live turn continues its native conversation.
-    if (step.recorded !== undefined) {
-      this.#resumeFrom = readJournaledConversation(step.recorded);
-      return replayAgentTurn(step.recorded, scope) as Output;
+    // Recorded data answers the turn: a journaled turn is its recorded answer (the next live turn continues its
+    // native conversation); a case's scripted answer runs below like a harness's.
+    const recorded = step.answer({prompt: text});
+    if (recorded?.source === 'journal') {
+      this.#resumeFrom = readJournaledConversation(recorded.entry);
+      return replayAgentTurn(recorded.entry, scope) as Output;
     }
     // A turn is about to run (./begin-turn.ts): scripted, or admitted to the harness.
-    const {scripted, release} = await beginTurn(this.#context, this.name, text, signal, () =>
+    const {scripted, release} = await beginTurn(this.#context, this.name, recorded, signal, () =>
       checkAgentBudget(this.#context, scope, this.name, this.#cursor.current),
     );
     try {

@@ -1,8 +1,8 @@
 /**
- * The scripted answers of one case (the execution context's `scripts`): each agent execute, decision, call of a
- * scripted MCP server and execute of a scripted child workflow takes the first unused script that matches it. A
- * call no script matches throws and is remembered, as is a scripted child output the child's contract refuses;
- * scripts never taken are reported after the run. All fail the case, naming the call.
+ * The scripted answers of one case, asked through `case-source.ts` (the run's source of recorded steps): each
+ * agent execute, decision, call of a scripted MCP server and execute of a scripted child workflow takes the first
+ * unused script that matches it. A call no script matches throws and is remembered, as is a scripted child output
+ * the child's contract refuses; scripts never taken are reported after the run. All fail the case, naming the call.
  */
 import {isDeepStrictEqual} from 'node:util';
 import type {

@@ -8,6 +8,7 @@ import type {InvokedWorkflow} from '../context/index.ts';
 import type {WorkflowDefinition} from '../contract/index.ts';
 import {invokeWorkflow} from '../runtime/invoke-workflow.ts';
 import {CaseScript} from './case-script.ts';
+import {createCaseSource} from './case-source.ts';
 import {diffValues} from './compare-values.ts';
 import type {TestCase} from './test-case.ts';
 
@@ -47,7 +48,7 @@ export async function runTestCase(options: RunTestCaseOptions): Promise<CaseRepo
     definition: options.definition,
     input: testCase.input,
     invocationDirectory: options.invocationDirectory,
-    scripts: script,
+    recorded: createCaseSource(script),
     ...(options.signal === undefined ? {} : {signal: options.signal}),
   });
   const report: CaseReport = {

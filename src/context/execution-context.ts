@@ -7,7 +7,6 @@ import {StratosError} from '../errors/index.ts';
 import type {WorkflowManifest} from '../manifest/index.ts';
 import type {InvocationTelemetry, TelemetryAttributes} from '../telemetry/index.ts';
 import type {ResourceRegistry} from './resource-registry.ts';
-import type {ScriptedAnswers} from './scripted-answers.ts';
 import type {SpendScope} from './spend-scope.ts';
 import type {StepSeam} from './step-seam.ts';
 
@@ -91,11 +90,12 @@ export interface ExecutionContext {
   startedAt: Date;
   /** Managed Git worktrees of the top-level run (absent outside the invocation pipeline). */
   worktrees?: WorktreeGate;
-  /** `stratos test`: answers for agents, decisions and MCP calls from a saved case (inherited by children). */
-  scripts?: ScriptedAnswers;
   /** What this invocation and its descendants spent, under its budget and its ancestors' (absent outside the pipeline). */
   spend?: SpendScope;
-  /** The step seam of this invocation: step keys, the journal, replay on resume (`step-seam.ts`). */
+  /**
+   * The step seam of this invocation: step keys, the journal, and the run's one source of recorded steps that
+   * answers them (a resumed run's journal or a `stratos test` case; `step-seam.ts`).
+   */
   steps?: StepSeam;
 }
 

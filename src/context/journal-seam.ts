@@ -1,11 +1,14 @@
 /**
- * The step seam of a run with a journal: keys each step by its place in the run tree, answers it from the journal
- * of the run it resumes (when there is one) and appends every completed live step to the run's own journal store.
- * A resumed run's store starts with the original's entries (see `run-journal.ts`), so it can itself be resumed.
+ * The step seam of a run: keys each step by its place in the run tree, asks the run's one source of recorded
+ * steps (`recorded-steps.ts`: the journal of the run it resumes, or a `stratos test` case) for its answer, and
+ * appends every completed live step to the run's own journal store. A resumed run's store starts with the
+ * original's entries (see `run-journal.ts`), so it can itself be resumed.
  */
 import {StratosError} from '../errors/index.ts';
 import {describeError} from '../internal/describe-error.ts';
 import type {MachineIdentity} from '../internal/machine-identity.ts';
+import {createJournalSource} from './journal-source.ts';
+import type {RecordedAnswer, RecordedSteps} from './recorded-steps.ts';
 import {findCurrentSpanId} from './replayed-step.ts';
 import type {JournalEntry, JournalStore} from './step-journal.ts';
 import type {StepCall, StepSeam} from './step-seam.ts';
@@ -13,8 +16,10 @@ import type {StepCall, StepSeam} from './step-seam.ts';
 export interface JournalSeamOptions {
   /** Where this run's completed steps go; without one, steps are keyed and replayed but not kept. */
   store?: JournalStore | undefined;
-  /** The journal of the run being resumed. */
+  /** The journal of the run being resumed (its source of recorded steps, unless `source` is given). */
   replay?: readonly JournalEntry[] | undefined;
+  /** The source of recorded steps that answers this run's steps (a `stratos test` case). */
+  source?: RecordedSteps | undefined;
   /** The machine this run runs on: recorded on every completed step (a queued run's, docs/scale-out.md). */
   machine?: MachineIdentity | undefined;
 }
@@ -22,8 +27,7 @@ export interface JournalSeamOptions {
 interface SeamState {
   store: JournalStore | undefined;
   machine: MachineIdentity | undefined;
-  byKey: Map<string, JournalEntry>;
-  bySequence: Map<string, JournalEntry>;
+  source: RecordedSteps | undefined;
   ordinals: Map<string, number>;
   sequences: Map<string, number>;
 }
@@ -33,16 +37,11 @@ export function createJournalSeam(position: string, options: JournalSeamOptions 
   const state: SeamState = {
     store: options.store,
     machine: options.machine,
-    byKey: new Map(),
-    bySequence: new Map(),
+    source:
+      options.source ?? (options.replay === undefined ? undefined : createJournalSource(options.replay)),
     ordinals: new Map(),
     sequences: new Map(),
   };
-  for (const entry of options.replay ?? []) {
-    state.byKey.set(entry.key, entry);
-    if (entry.sequence !== undefined)
-      state.bySequence.set(sequenceKey(positionOf(entry), entry.sequence), entry);
-  }
   return seamAt(state, position);
 }
 
@@ -50,6 +49,7 @@ function seamAt(state: SeamState, position: string): StepSeam {
   return {
     machine: state.machine,
     within: (key) => seamAt(state, key),
+    answersServer: (call) => state.source?.answersServer(call) === true,
     open: (call: StepCall) => {
       const name = `${position}/${call.kind}:${call.name}`;
       const ordinal = state.ordinals.get(name) ?? 0;
@@ -58,30 +58,19 @@ function seamAt(state: SeamState, position: string): StepSeam {
       state.sequences.set(position, sequence + 1);
       const key = `${name}#${ordinal}`;
       const args = toJson(call.arguments);
-      const recorded = state.byKey.get(key);
-      if (recorded !== undefined) {
-        if (JSON.stringify(recorded.arguments ?? null) !== JSON.stringify(args)) {
-          throw diverged(
-            `Step '${key}' was asked with other arguments than the journal holds: now ${preview(args)}, journaled ${preview(recorded.arguments)}.`,
-            key,
-            recorded.key,
-          );
-        }
-        return {key, recorded, complete: async () => {}};
-      }
-      const other = state.bySequence.get(sequenceKey(position, sequence));
-      if (other !== undefined) {
-        throw diverged(
-          `Step '${key}' was asked where the journal holds step '${other.key}' (step ${sequence + 1} of its workflow).`,
-          key,
-          other.key,
-        );
-      }
+      const lookup = state.source?.open({key, position, sequence, call, arguments: args});
+      const recorded = state.source?.journaled?.(key);
+      let answered: RecordedAnswer | undefined;
       return {
         key,
-        recorded: undefined,
+        recorded,
+        answer: (facts = {}) => {
+          answered = lookup?.(facts);
+          return answered;
+        },
         complete: async (outcome, details) => {
-          if (state.store === undefined) return;
+          // An answered step was recorded already (a journal) or is not the run's own work (a case).
+          if (state.store === undefined || answered !== undefined || recorded !== undefined) return;
           const entry: JournalEntry = {
             key,
             kind: call.kind,
@@ -110,30 +99,7 @@ function seamAt(state: SeamState, position: string): StepSeam {
   };
 }
 
-function diverged(message: string, step: string, journaled: string): StratosError {
-  return new StratosError(
-    'STRATOS_RESUME_DIVERGED',
-    `${message} The workflow no longer follows the interrupted run, so nothing more is replayed or done; run it anew with 'stratos run'.`,
-    {details: {step, journaled}},
-  );
-}
-
-/** The step's place in the run tree: its key without the trailing `/<kind>:<name>#<ordinal>`. */
-function positionOf(entry: JournalEntry): string {
-  const ordinal = entry.key.slice(entry.key.lastIndexOf('#'));
-  return entry.key.slice(0, entry.key.length - `/${entry.kind}:${entry.name}${ordinal}`.length);
-}
-
-function sequenceKey(position: string, sequence: number): string {
-  return `${position}\u0000${sequence}`;
-}
-
 function toJson(value: unknown): unknown {
   if (value === undefined) return null;
   return JSON.parse(JSON.stringify(value)) as unknown;
-}
-
-function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'null';
-  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
 }

@@ -1,16 +1,17 @@
 /**
- * Scripted answers: what `stratos test` puts in an execution context so that agents, decisions and MCP calls are
- * answered from a saved case instead of a model or a server. The execution context carries it; children inherit
- * their parent's. The implementation lives in `src/cases/`; the primitives only consult this interface, each at
- * one interception point:
+ * Scripted answers: the shapes of what a `stratos test` case answers, and the interface of its scripts
+ * (`src/cases/case-script.ts`). The primitives never consult the scripts themselves: the case is the run's source
+ * of recorded steps (`src/cases/case-source.ts`, see `recorded-steps.ts`), which the step seam asks when a
+ * primitive asks its opened step for an answer (`OpenedStep.answer`), exactly as it asks a resumed run's journal:
  *
- * - agents (`src/agents/begin-turn.ts`): `agent()` after the prompt renders, before admission and the harness;
- * - MCP (`src/mcp/client/connect-server.ts`): `scriptsServer()` in the factory, `mcpCall()` for each call;
- * - decisions: the `decision()` primitive calls `decision()` with its configuration name and question names,
- *   before admission and any model, and validates the answers it gets like a model's;
- * - child workflows (`src/runtime/child-workflow.ts`): `child()` before the child is invoked; a scripted child is
- *   invoked with the scripted result in place of its run (its input and output contract still apply), and
- *   `rejectChild()` reports a scripted output its contract refuses.
+ * - agents (`src/agents/agent-session.ts`): after the prompt renders, before admission and the harness; hooks and
+ *   output validation still run;
+ * - MCP (`src/mcp/client/connect-server.ts`): a server the case scripts (`StepSeam.answersServer`) connects to
+ *   nothing, and each of its calls is answered (`scripted-connection.ts`);
+ * - decisions: before admission and any model; the answers are validated like a model's;
+ * - child workflows (`src/runtime/child-workflow.ts`): a scripted child is invoked with the scripted result in
+ *   place of its run (its input and output contract still apply); the answer's `reject` reports a scripted output
+ *   its contract refuses.
  *
  * A lookup that finds no matching script throws (STRATOS_TEST_CALL_UNSCRIPTED) and the script remembers it, so a
  * workflow that catches the error still fails its case.

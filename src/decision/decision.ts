@@ -87,19 +87,16 @@ export async function decision<const Questions extends Record<string, Question>>
       },
     },
     async (scope) => {
-      if (step.recorded !== undefined) {
-        scope.setAttributes(describeReplayedStep(step.recorded));
-        return replayOutcome(step.recorded) as DecisionAnswers<Questions>;
+      // Recorded data answers the decision in place of the model: a journal's answers as recorded, a case's
+      // scripted answers checked like a provider's.
+      const recorded = step.answer();
+      if (recorded?.source === 'journal') {
+        scope.setAttributes(describeReplayedStep(recorded.entry));
+        return replayOutcome(recorded.entry) as DecisionAnswers<Questions>;
       }
-      // `stratos test`: a case's scripted answers replace the model; they are checked like a provider's.
-      const scripted = context.scripts?.decision({
-        workflow: context.workflow.name,
-        decision: settings.name,
-        questions: Object.keys(request.questions),
-      });
-      if (scripted !== undefined) {
+      if (recorded !== undefined) {
         const {readScriptedAnswers} = await import('./scripted-answers.ts');
-        const result = readScriptedAnswers(scripted, {
+        const result = readScriptedAnswers(recorded.value as Record<string, unknown>, {
           label,
           settings,
           state: request.state,

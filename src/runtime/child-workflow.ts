@@ -11,10 +11,10 @@ import {
   type InvocationOverrides,
   requireExecutionContext,
 } from '../context/execution-context.ts';
+import type {RecordedAnswer} from '../context/recorded-steps.ts';
 import {describeReplayedStep, journaledFailure} from '../context/replayed-step.ts';
 import type {CleanupFailure} from '../context/resource-registry.ts';
 import type {ScriptedChildAnswer} from '../context/scripted-answers.ts';
-import type {JournalEntry} from '../context/step-journal.ts';
 import {openStep} from '../context/step-seam.ts';
 import {formatValidationIssues, type ValidationIssue} from '../contract/validate.ts';
 import {discoverRoot, readWorkflowFolder, type WorkflowHandle} from '../discovery/index.ts';
@@ -66,10 +66,8 @@ async function executeChild<Output>(
   // The same seam answers a journaled child (resume) and a scripted one (`stratos test`, which throws when the case
   // scripts no such call): the child is invoked with that result in place of its run.
   const step = openStep(parent, {kind: 'child', name, arguments: input ?? null});
-  const scripted =
-    step.recorded === undefined
-      ? parent.scripts?.child({workflow: parent.workflow.name, child: name, input})
-      : journaledChildAnswer(step.recorded);
+  const recorded = step.answer({input});
+  const scripted = recorded === undefined ? undefined : readChildAnswer(recorded);
   const cancel = new AbortController();
   let settled: Promise<unknown> = Promise.resolve();
   const unregister = parent.resources.register({
@@ -91,7 +89,7 @@ async function executeChild<Output>(
     parent,
     overrides,
     signal: cancel.signal,
-    ...(scripted === undefined ? {} : {scriptedRun: () => scriptedRun(name, scripted, step.recorded)}),
+    ...(scripted === undefined ? {} : {scriptedRun: () => scriptedRun(name, scripted, recorded)}),
     ...(parent.steps === undefined ? {} : {steps: parent.steps.within(step.key)}),
   }).then(({result}) => result);
   settled = run;
@@ -103,7 +101,7 @@ async function executeChild<Output>(
     }
     if (result.ok) return result.output as Output;
     if (scripted?.output !== undefined && result.error.code === 'STRATOS_OUTPUT_INVALID')
-      rejectScriptedOutput(parent, name, result.error);
+      rejectScriptedOutput(recorded, result.error);
     throw childFailure(name, result.error, result.executionId, result.cleanupFailures);
   } catch (error) {
     if (error instanceof StratosError && error.code === 'STRATOS_WORKFLOW_CHILD_FAILED') throw error;
@@ -134,10 +132,11 @@ function assertDeclaredChild(parent: ExecutionContext, name: string): void {
 function scriptedRun(
   name: string,
   answer: ScriptedChildAnswer,
-  journaled: JournalEntry | undefined,
+  recorded: RecordedAnswer | undefined,
 ): Record<string, unknown> {
   const telemetry = requireExecutionContext(`Child workflow '${name}'`).telemetry;
-  if (journaled !== undefined) telemetry.event('stratos.replayed', describeReplayedStep(journaled));
+  if (recorded?.source === 'journal')
+    telemetry.event('stratos.replayed', describeReplayedStep(recorded.entry));
   else
     telemetry.event('stratos.workflow.scripted', {
       'stratos.workflow.scripted': answer.error === undefined ? 'output' : answer.error.code,
@@ -149,21 +148,22 @@ function scriptedRun(
   return structuredClone(answer.output);
 }
 
-/** A journaled child step in the shape of a scripted answer: its output, or its error. */
-function journaledChildAnswer(entry: JournalEntry): ScriptedChildAnswer {
-  const {outcome} = entry;
+/** A recorded child step as the child's result: a case's scripted answer, or a journaled output or error. */
+function readChildAnswer(recorded: RecordedAnswer): ScriptedChildAnswer {
+  if (recorded.source === 'case') return recorded.value as ScriptedChildAnswer;
+  const {outcome} = recorded.entry;
   return outcome.error === undefined
     ? {output: structuredClone(outcome.value) as Record<string, unknown>}
     : {error: outcome.error as ScriptedChildAnswer['error'] & object};
 }
 
 /** A scripted output the child's own output schema refuses is the case's fault: the case fails, naming it. */
-function rejectScriptedOutput(parent: ExecutionContext, name: string, error: StratosError): void {
+function rejectScriptedOutput(recorded: RecordedAnswer | undefined, error: StratosError): void {
   const issues = error.details?.issues as ValidationIssue[] | undefined;
   // One line: it is shown as one problem of the case.
   const problem =
     issues === undefined ? error.message : formatValidationIssues(issues).replaceAll('\n- ', '; ').slice(2);
-  parent.scripts?.rejectChild({workflow: parent.workflow.name, child: name, problem});
+  if (recorded?.source === 'case') recorded.reject?.(problem);
 }
 
 function childFailure(

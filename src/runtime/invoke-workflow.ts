@@ -9,6 +9,7 @@ import {
   type InvokedWorkflow,
   runInExecutionContext,
 } from '../context/execution-context.ts';
+import type {RecordedSteps} from '../context/recorded-steps.ts';
 import {type CleanupFailure, ResourceRegistry} from '../context/resource-registry.ts';
 import type {StepSeam} from '../context/step-seam.ts';
 import type {WorkflowDefinition} from '../contract/define-workflow.ts';
@@ -57,8 +58,8 @@ export interface InvokeWorkflowOptions {
   notify?: (message: string) => void;
   /** When set, a top-level run writes run.json, run.log and events.jsonl under `<stratosHome>/runs/`. */
   stratosHome?: string;
-  /** `stratos test`: scripted answers for this invocation; a child inherits its parent's. */
-  scripts?: ExecutionContext['scripts'];
+  /** `stratos test`: the case that answers this run's steps (a child shares its parent's seam, and so its source). */
+  recorded?: RecordedSteps;
   /** A child's step seam (the parent's, within the child step); a top-level run opens its own journal. */
   steps?: StepSeam;
   /** `stratos runs resume`: the interrupted run's journal answers the steps it completed. */
@@ -138,6 +139,7 @@ export async function invokeWorkflow(options: InvokeWorkflowOptions): Promise<In
         invocationDirectory: options.invocationDirectory,
         runDirectory: telemetry.run.artifacts?.directory,
         resume: options.resume,
+        source: options.recorded,
         report: (message) => telemetry.run.report('STRATOS_TELEMETRY_ARTIFACT_FAILED', message),
       });
   } catch (error) {
@@ -252,14 +254,8 @@ function openContext(
         report: (diagnostic) => telemetry.run.report(diagnostic.code, diagnostic.message),
         ...describeWorktreeResume(telemetry.run.artifacts?.directory, options.resume),
       }),
-    ...scriptsOf(options),
     spend: openInvocationSpend({parent: options.parent, executionId, workflow: options.workflow, overrides}),
   };
-}
-
-function scriptsOf(options: InvokeWorkflowOptions): Pick<ExecutionContext, 'scripts'> {
-  const scripts = options.scripts ?? options.parent?.scripts;
-  return scripts === undefined ? {} : {scripts};
 }
 
 /**

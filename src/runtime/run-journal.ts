@@ -4,6 +4,7 @@
  */
 import {createJournalSeam} from '../context/journal-seam.ts';
 import {openJsonlJournalStore} from '../context/jsonl-journal-store.ts';
+import type {RecordedSteps} from '../context/recorded-steps.ts';
 import type {JournalEntry, JournalStore} from '../context/step-journal.ts';
 import type {StepSeam} from '../context/step-seam.ts';
 import {StratosError} from '../errors/index.ts';
@@ -30,6 +31,8 @@ export interface OpenRunJournalOptions {
   /** The run folder; without one (no artifacts), steps are keyed and replayed but not kept. */
   runDirectory: string | undefined;
   resume?: ResumeSource | undefined;
+  /** The source of recorded steps in place of the resumed journal (a `stratos test` case). */
+  source?: RecordedSteps | undefined;
   /** Reports a resume.json that could not be written (the run goes on; it cannot be resumed). */
   report: (message: string) => void;
 }
@@ -62,6 +65,7 @@ export function openRunJournal(options: OpenRunJournalOptions): StepSeam {
   return createJournalSeam(options.workflow.name, {
     store: runDirectory === undefined ? undefined : openStore(runDirectory, options.resume),
     replay: options.resume?.journal,
+    source: options.source,
   });
 }
 

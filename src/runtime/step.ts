@@ -32,9 +32,11 @@ export async function step<T>(name: string, fn: () => T | Promise<T>): Promise<T
       attributes: {'stratos.step.name': name, 'stratos.step.key': opened.key},
     },
     async (scope) => {
-      if (opened.recorded !== undefined) {
-        scope.setAttributes(describeReplayedStep(opened.recorded));
-        return replayOutcome(opened.recorded) as T;
+      // Only a journal answers a step() (a case scripts none): its recorded result is handed back.
+      const recorded = opened.answer();
+      if (recorded?.source === 'journal') {
+        scope.setAttributes(describeReplayedStep(recorded.entry));
+        return replayOutcome(recorded.entry) as T;
       }
       let value: T;
       try {

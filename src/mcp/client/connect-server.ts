@@ -5,6 +5,7 @@
  */
 
 import {requireExecutionContext} from '../../context/execution-context.ts';
+import type {RecordedAnswer} from '../../context/recorded-steps.ts';
 import {describeReplayedStep, journaledFailure, replayOutcome} from '../../context/replayed-step.ts';
 import {type OpenedStep, openStep, type StepCall} from '../../context/step-seam.ts';
 import {McpToolError, StratosError} from '../../errors/index.ts';
@@ -67,8 +68,8 @@ export async function connectMcpServer(options: ConnectMcpServerOptions): Promis
       {details: {server, workflow: workflow.name}},
     );
   }
-  // `stratos test`: a server the case scripts connects to nothing (src/cases/, through the context).
-  if (context.scripts?.scriptsServer({workflow: workflow.name, server}) === true) {
+  // A server the run's recorded steps answer in full (a `stratos test` case scripts it) connects to nothing.
+  if (context.steps?.answersServer({workflow: workflow.name, server}) === true) {
     const {connectScriptedServer} = await import('./scripted-connection.ts');
     return connectScriptedServer(context, server, options.tools);
   }
@@ -172,8 +173,9 @@ class Connection implements McpServerConnection {
         },
       },
       async (scope) => {
-        if (step.recorded !== undefined) scope.setAttributes(describeReplayedStep(step.recorded));
-        const result = this.#check(name, await this.#answer(name, args, step));
+        const recorded = step.answer({server: this.server, tool: name});
+        if (recorded?.source === 'journal') scope.setAttributes(describeReplayedStep(recorded.entry));
+        const result = this.#check(name, await this.#answer(name, args, step, recorded));
         scope.setAttributes({'gen_ai.tool.call.result': toRecordedJson(recordedResult(result))});
         return result;
       },
@@ -185,8 +187,9 @@ class Connection implements McpServerConnection {
     name: string,
     args: Record<string, unknown> | undefined,
     step: OpenedStep,
+    recorded: RecordedAnswer | undefined,
   ): Promise<McpToolResult> {
-    if (step.recorded !== undefined) return replayOutcome(step.recorded) as McpToolResult;
+    if (recorded?.source === 'journal') return replayOutcome(recorded.entry) as McpToolResult;
     let result: McpToolResult;
     try {
       result = await this.#request(name, args);

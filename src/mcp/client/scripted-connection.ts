@@ -1,10 +1,12 @@
 /**
- * `stratos test`: the connection of an MCP server the running case scripts. It connects to nothing; each call is
- * answered by the case's scripts (matched by tool name and arguments) and then treated like a server's result:
+ * `stratos test`: the connection of an MCP server the running case scripts. It connects to nothing; each call
+ * opens its step and is answered by the run's recorded steps (the case's scripts, matched by tool name and
+ * arguments), then treated like a server's result:
  * recorded on a `tools/call` span, `isError` raised as McpToolError, structured content validated against the
  * wrapper's snapshot.
  */
 import type {ExecutionContext} from '../../context/execution-context.ts';
+import {openStep} from '../../context/step-seam.ts';
 import {McpToolError, StratosError} from '../../errors/index.ts';
 import {toRecordedJson} from '../../telemetry/index.ts';
 import type {McpToolSnapshot} from '../codegen/index.ts';
@@ -17,8 +19,6 @@ export async function connectScriptedServer(
   server: string,
   tools: readonly McpToolSnapshot[],
 ): Promise<McpServerConnection> {
-  const scripts = context.scripts!;
-  const workflow = context.workflow.name;
   const snapshots = new Map(tools.map((tool) => [tool.name, tool]));
   const attributes = {'mcp.server': server, 'mcp.transport': 'scripted'};
   let closed = false;
@@ -36,6 +36,7 @@ export async function connectScriptedServer(
     server,
     protocolVersion: undefined,
     callTool(name, args) {
+      const step = openStep(context, {kind: 'mcp', name: `${server}/${name}`, arguments: args ?? {}});
       return context.telemetry.operation(
         {
           kind: 'mcp.call',
@@ -55,8 +56,10 @@ export async function connectScriptedServer(
               `The scripted connection to MCP server '${server}' was closed, because its workflow invocation ended, before tool '${name}' was called. Await every tool call inside run.`,
               {details: {server, tool: name}},
             );
-          const scripted = scripts.mcpCall({workflow, server, tool: name, arguments: args ?? {}});
-          const result = structuredClone(scripted) as McpToolResult;
+          const scripted = step.answer({server, tool: name});
+          const result = structuredClone(
+            scripted?.source === 'case' ? scripted.value : undefined,
+          ) as McpToolResult;
           if (result.isError === true) throw new McpToolError(server, name, result);
           const schema = snapshots.get(name)?.outputSchema;
           if (schema !== undefined) assertStructuredContent(server, name, schema, result.structuredContent);
