@@ -7,6 +7,7 @@ import {requireExecutionContext} from '../context/execution-context.ts';
 import {describeReplayedStep, replayOutcome} from '../context/replayed-step.ts';
 import {openStep} from '../context/step-seam.ts';
 import {isStratosError, StratosError} from '../errors/index.ts';
+import {findNonJsonValue} from '../internal/non-json-value.ts';
 import {type DecisionConfig, resolveDecisionSettings} from './decision-settings.ts';
 import type {DecisionMethod} from './ollama-decision.ts';
 import type {DecisionAnswers, Question} from './questions.ts';
@@ -187,36 +188,11 @@ function checkQuestions(questions: unknown): asserts questions is Record<string,
 }
 
 function checkState(state: unknown): void {
-  const problem = findNonJson(state, 'state', new Set());
+  const problem = findNonJsonValue(state, 'state', {skipUndefinedProperties: false});
   if (problem !== undefined) {
     throw new StratosError(
       'STRATOS_DECISION_STATE_INVALID',
       `The decision state is not JSON data: ${problem}. Pass text, numbers, booleans, null, arrays and plain objects.`,
     );
   }
-}
-
-function findNonJson(value: unknown, path: string, seen: Set<object>): string | undefined {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path} is ${value}`;
-  if (typeof value !== 'object')
-    return `${path} is ${value === undefined ? 'undefined' : `a ${typeof value}`}`;
-  if (seen.has(value)) return `${path} refers back to itself`;
-  seen.add(value);
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findNonJson(value[i], `${path}[${i}]`, seen);
-      if (found !== undefined) return found;
-    }
-  } else {
-    const prototype = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null)
-      return `${path} is a ${value.constructor?.name ?? 'class instance'}`;
-    for (const [key, item] of Object.entries(value)) {
-      const found = findNonJson(item, `${path}.${key}`, seen);
-      if (found !== undefined) return found;
-    }
-  }
-  seen.delete(value);
-  return;
 }

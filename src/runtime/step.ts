@@ -7,7 +7,7 @@ import {requireExecutionContext} from '../context/execution-context.ts';
 import {describeReplayedStep, journaledFailure, replayOutcome} from '../context/replayed-step.ts';
 import {openStep} from '../context/step-seam.ts';
 import {StratosError} from '../errors/index.ts';
-import {findNonJsonValue} from './non-json-value.ts';
+import {findNonJsonValue} from '../internal/non-json-value.ts';
 
 /**
  * Runs `fn` once per run as the journaled step `name`; a resumed run gets the journaled result instead.
@@ -46,7 +46,10 @@ export async function step<T>(name: string, fn: () => T | Promise<T>): Promise<T
         if (failure !== undefined) await opened.complete(failure);
         throw error;
       }
-      const problem = findNonJsonValue(value, 'the result');
+      const problem =
+        value === undefined
+          ? undefined
+          : findNonJsonValue(value, 'the result', {skipUndefinedProperties: true});
       if (problem !== undefined) {
         throw new StratosError(
           'STRATOS_STEP_RESULT_INVALID',

@@ -1,8 +1,14 @@
-/** Whether a value survives a JSON round trip unchanged (what the journal keeps). */
-
-/** The first part of `value` that is not JSON data, described for a message; undefined when it all is. */
-export function findNonJsonValue(value: unknown, path: string, seen = new Set<object>()): string | undefined {
-  if (value === undefined && seen.size === 0) return;
+/**
+ * The first part of `value` that is not JSON data (what survives a JSON round trip unchanged), described for a
+ * message as `<path> is ...`; undefined when it all is. `skipUndefinedProperties`: an object property whose value
+ * is undefined is dropped, as JSON.stringify drops it, instead of being refused.
+ */
+export function findNonJsonValue(
+  value: unknown,
+  path: string,
+  options: {skipUndefinedProperties: boolean},
+  seen = new Set<object>(),
+): string | undefined {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path} is ${value}`;
   if (typeof value !== 'object')
@@ -11,7 +17,7 @@ export function findNonJsonValue(value: unknown, path: string, seen = new Set<ob
   seen.add(value);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findNonJsonValue(value[i], `${path}[${i}]`, seen);
+      const found = findNonJsonValue(value[i], `${path}[${i}]`, options, seen);
       if (found !== undefined) return found;
     }
   } else {
@@ -19,8 +25,8 @@ export function findNonJsonValue(value: unknown, path: string, seen = new Set<ob
     if (prototype !== Object.prototype && prototype !== null)
       return `${path} is a ${value.constructor?.name ?? 'class instance'}`;
     for (const [key, item] of Object.entries(value)) {
-      if (item === undefined) continue;
-      const found = findNonJsonValue(item, `${path}.${key}`, seen);
+      if (item === undefined && options.skipUndefinedProperties) continue;
+      const found = findNonJsonValue(item, `${path}.${key}`, options, seen);
       if (found !== undefined) return found;
     }
   }
