@@ -7,27 +7,11 @@
 //   node scripts/generate-model-identities.ts            writes the file
 //   node scripts/generate-model-identities.ts --check    exits 1 when the file differs from a fresh generation
 import {readdirSync, readFileSync, writeFileSync} from 'node:fs';
-import {join, relative, resolve, sep} from 'node:path';
+import {join, relative, resolve} from 'node:path';
+import {findModelsDevSnapshot, listModelFiles} from './models-dev-snapshot.ts';
 
 const repository = resolve(import.meta.dirname, '..');
 const output = join(repository, 'src', 'providers', 'models', 'model-identities.ts');
-
-/** Path-style ids of the `.toml` files under `folder`, in sorted order (`openai/gpt-5` for `openai/gpt-5.toml`). */
-function listModelFiles(folder: string): {id: string; path: string}[] {
-  const files: {id: string; path: string}[] = [];
-  const walk = (directory: string) => {
-    for (const entry of readdirSync(directory, {withFileTypes: true}).sort((a, b) =>
-      a.name < b.name ? -1 : 1,
-    )) {
-      const path = join(directory, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.toml'))
-        files.push({id: relative(folder, path).slice(0, -5).split(sep).join('/'), path});
-    }
-  };
-  walk(folder);
-  return files;
-}
 
 /** The top-level `base_model` string of a TOML file (before its first table), or undefined. */
 function readBaseModel(path: string): string | undefined {
@@ -85,7 +69,11 @@ ${lines.join('\n')}
 }
 
 if (import.meta.main) {
-  const snapshot = resolve(repository, '..', 'shared', 'data', 'models.dev');
+  const snapshot = findModelsDevSnapshot();
+  if (snapshot === undefined) {
+    console.error('The Models.dev snapshot (shared/data/models.dev) is not beside this checkout.');
+    process.exit(1);
+  }
   const text = generateModelIdentities(snapshot);
   if (process.argv.includes('--check')) {
     const current = readFileSync(output, 'utf8');

@@ -5,8 +5,9 @@
 // cost is unknown rather than guessing.
 //   node scripts/generate-model-prices.ts            writes the file
 //   node scripts/generate-model-prices.ts --check    exits 1 when the file differs from a fresh generation
-import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
-import {join, relative, resolve, sep} from 'node:path';
+import {readFileSync, writeFileSync} from 'node:fs';
+import {join, relative, resolve} from 'node:path';
+import {findModelsDevSnapshot, listModelFiles} from './models-dev-snapshot.ts';
 
 const repository = resolve(import.meta.dirname, '..');
 const output = join(repository, 'src', 'providers', 'pricing', 'model-prices.ts');
@@ -30,34 +31,7 @@ export const pricedProviders = [
   'xai',
 ];
 
-/**
- * The snapshot's folder: `shared/data/models.dev` beside the checkout, or beside its parent folder (a checkout in a
- * folder of clones); undefined when neither exists.
- */
-export function findPriceSnapshot(): string | undefined {
-  return [resolve(repository, '..'), resolve(repository, '..', '..')]
-    .map((folder) => join(folder, 'shared', 'data', 'models.dev'))
-    .find((folder) => existsSync(join(folder, 'REVISION')));
-}
-
 const priceKeys = ['input', 'output', 'cache_read', 'cache_write', 'reasoning'] as const;
-
-/** Path-style ids of the `.toml` files under `folder`, in sorted order. */
-function listModelFiles(folder: string): {id: string; path: string}[] {
-  const files: {id: string; path: string}[] = [];
-  const walk = (directory: string) => {
-    for (const entry of readdirSync(directory, {withFileTypes: true}).sort((a, b) =>
-      a.name < b.name ? -1 : 1,
-    )) {
-      const path = join(directory, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.toml'))
-        files.push({id: relative(folder, path).slice(0, -5).split(sep).join('/'), path});
-    }
-  };
-  walk(folder);
-  return files;
-}
 
 type Prices = Partial<Record<(typeof priceKeys)[number], number>>;
 
@@ -133,7 +107,7 @@ ${lines.join('\n')}
 }
 
 if (import.meta.main) {
-  const snapshot = findPriceSnapshot();
+  const snapshot = findModelsDevSnapshot();
   if (snapshot === undefined) {
     console.error('The Models.dev snapshot (shared/data/models.dev) is not beside this checkout.');
     process.exit(1);

@@ -5,12 +5,13 @@ import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import {resolve} from 'node:path';
 import {test} from 'node:test';
-import {findPriceSnapshot, generateModelPrices} from '../../../scripts/generate-model-prices.ts';
+import {generateModelPrices} from '../../../scripts/generate-model-prices.ts';
+import {findModelsDevSnapshot} from '../../../scripts/models-dev-snapshot.ts';
 import {computeCallCost, hasKnownPrice} from '../../../src/providers/pricing/model-cost.ts';
 import {modelPriceRevision} from '../../../src/providers/pricing/model-prices.ts';
 
 const repository = resolve(import.meta.dirname, '..', '..', '..');
-const snapshot = findPriceSnapshot();
+const snapshot = findModelsDevSnapshot();
 // The snapshot lives in the design folder beside the checkout, not in the repository; a clone elsewhere skips it.
 const withSnapshot = {
   skip: snapshot === undefined ? 'the pinned Models.dev snapshot is not beside this checkout' : false,

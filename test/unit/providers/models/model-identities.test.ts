@@ -1,21 +1,21 @@
 // The shipped identity mapping is exactly what the generator makes from the pinned Models.dev snapshot, and its
 // links are explicit ones only.
 import assert from 'node:assert/strict';
-import {existsSync, readFileSync} from 'node:fs';
+import {readFileSync} from 'node:fs';
 import {resolve} from 'node:path';
 import {test} from 'node:test';
 import {generateModelIdentities} from '../../../../scripts/generate-model-identities.ts';
+import {findModelsDevSnapshot} from '../../../../scripts/models-dev-snapshot.ts';
 import {modelCatalogRevision, modelIdentities} from '../../../../src/providers/models/model-identities.ts';
 import {parseModelIdentity, resolveNativeModelId} from '../../../../src/providers/models/model-identity.ts';
 
 const repository = resolve(import.meta.dirname, '..', '..', '..', '..');
-const snapshot = resolve(repository, '..', 'shared', 'data', 'models.dev');
-// The snapshot lives in the design folder beside the checkout, not in the repository; a clone elsewhere skips the
+const found = findModelsDevSnapshot();
+const snapshot = found ?? '';
+// The snapshot lives beside the checkout (scripts/models-dev-snapshot.ts), not in the repository; a clone elsewhere skips the
 // two checks that read it (the mapping itself is still checked below).
 const withSnapshot = {
-  skip: existsSync(snapshot)
-    ? false
-    : `the pinned Models.dev snapshot is not beside this checkout (${snapshot})`,
+  skip: found !== undefined ? false : 'the pinned Models.dev snapshot is not beside this checkout',
 };
 
 test(
